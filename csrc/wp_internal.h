@@ -1,0 +1,108 @@
+/*
+ * wp_internal.h: private helpers shared by the codecs. Every load, store and bounds check on
+ * raw bytes goes through the small inline functions here, so the format code never does its
+ * own pointer arithmetic.
+ */
+#ifndef WP_INTERNAL_H
+#define WP_INTERNAL_H
+
+#include <stdbool.h>
+#include "wirepack.h"
+
+#define wp_likely(x) __builtin_expect(!!(x), 1)
+#define wp_unlikely(x) __builtin_expect(!!(x), 0)
+#define WP_INLINE static inline __attribute__((always_inline))
+
+/* ------------------------------------------------------------------ big-endian loads/stores */
+
+WP_INLINE uint16_t wp_be16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+WP_INLINE uint32_t wp_be32(const uint8_t *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+WP_INLINE uint64_t wp_be64(const uint8_t *p) { return ((uint64_t)wp_be32(p) << 32) | wp_be32(p + 4); }
+WP_INLINE void wp_put_be16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+WP_INLINE void wp_put_be32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+WP_INLINE void wp_put_be64(uint8_t *p, uint64_t v) { wp_put_be32(p, (uint32_t)(v >> 32)); wp_put_be32(p + 4, (uint32_t)v); }
+WP_INLINE uint64_t wp_load_u64(const uint8_t *p) { uint64_t v; __builtin_memcpy(&v, p, 8); return v; }
+WP_INLINE double wp_f64_from_bits(uint64_t b) { double d; __builtin_memcpy(&d, &b, 8); return d; }
+WP_INLINE uint64_t wp_bits_from_f64(double d) { uint64_t b; __builtin_memcpy(&b, &d, 8); return b; }
+WP_INLINE float wp_f32_from_bits(uint32_t b) { float f; __builtin_memcpy(&f, &b, 4); return f; }
+
+/* ------------------------------------------------------------------ input reader */
+
+typedef struct wp_reader {
+    const uint8_t *base;
+    uint32_t pos, len;
+} wp_reader;
+
+/* Bytes left after pos. */
+WP_INLINE uint32_t wp_rd_left(const wp_reader *r) { return r->len - r->pos; }
+WP_INLINE bool wp_rd_has(const wp_reader *r, uint32_t n) { return n <= r->len - r->pos; }
+WP_INLINE const uint8_t *wp_rd_at(const wp_reader *r, uint32_t off) { return r->base + off; }
+WP_INLINE const uint8_t *wp_rd_ptr(const wp_reader *r) { return r->base + r->pos; }
+
+/* ------------------------------------------------------------------ tape writer */
+
+typedef struct wp_tape {
+    uint32_t *w;
+    uint32_t len, cap;
+} wp_tape;
+
+WP_INLINE bool wp_tape_room(const wp_tape *t, uint32_t words) { return words <= t->cap - t->len; }
+WP_INLINE void wp_tape_put(wp_tape *t, uint32_t word) { t->w[t->len++] = word; }
+WP_INLINE void wp_tape_tagp(wp_tape *t, uint32_t tag, uint32_t payload) { t->w[t->len++] = tag | (payload << 8); }
+/* A tag with a length payload; lengths >= WP_LEN_ESCAPE go in the next word. */
+WP_INLINE void wp_tape_tag_len(wp_tape *t, uint32_t tag, uint32_t n) {
+    if (wp_likely(n < WP_LEN_ESCAPE)) {
+        t->w[t->len++] = tag | (n << 8);
+    } else {
+        t->w[t->len++] = tag | (WP_LEN_ESCAPE << 8);
+        t->w[t->len++] = n;
+    }
+}
+/* Tag word followed by an f64 at the next 8-byte aligned word pair. */
+WP_INLINE void wp_tape_f64(wp_tape *t, uint32_t tag, double v) {
+    t->w[t->len] = tag;
+    uint32_t at = (t->len + 2) & ~1u;
+    if (at != t->len + 1) t->w[t->len + 1] = 0;
+    __builtin_memcpy(&t->w[at], &v, 8);
+    t->len = at + 2;
+}
+/* The aligned f64 slot for the word after index i (for runs). */
+WP_INLINE uint32_t wp_tape_align2(uint32_t i) { return (i + 1) & ~1u; }
+
+/* ------------------------------------------------------------------ output writer (encode) */
+
+typedef struct wp_out {
+    uint8_t *p;
+    uint32_t len, cap;
+} wp_out;
+
+WP_INLINE bool wp_out_room(const wp_out *o, uint32_t n) { return n <= o->cap - o->len; }
+WP_INLINE void wp_out_u8(wp_out *o, uint32_t b) { o->p[o->len++] = (uint8_t)b; }
+WP_INLINE void wp_out_u8_be16(wp_out *o, uint32_t b, uint32_t v) { o->p[o->len] = (uint8_t)b; wp_put_be16(o->p + o->len + 1, v); o->len += 3; }
+WP_INLINE void wp_out_u8_be32(wp_out *o, uint32_t b, uint32_t v) { o->p[o->len] = (uint8_t)b; wp_put_be32(o->p + o->len + 1, v); o->len += 5; }
+WP_INLINE void wp_out_u8_be64(wp_out *o, uint32_t b, uint64_t v) { o->p[o->len] = (uint8_t)b; wp_put_be64(o->p + o->len + 1, v); o->len += 9; }
+WP_INLINE void wp_out_bytes(wp_out *o, const void *src, uint32_t n) { __builtin_memcpy(o->p + o->len, src, n); o->len += n; }
+
+/* ------------------------------------------------------------------ strings (wp_utf8.c) */
+
+/* True when all n bytes are ASCII. */
+bool wp_is_ascii(const uint8_t *s, uint32_t n);
+/* Decode UTF-8 to UTF-16 with WHATWG replacement (U+FFFD per maximal invalid subpart, exactly
+ * like TextDecoder). out must hold n units. Returns the number of units written. */
+uint32_t wp_utf8_to_utf16(const uint8_t *s, uint32_t n, uint16_t *out);
+
+/* ------------------------------------------------------------------ interning (wp_tables.c) */
+
+#define WP_NO_ID 0xFFFFFFFFu
+/* The key id of bytes s[0..n), interning it when new. WP_NO_ID when too long or table full. */
+uint32_t wp_key_intern(wp_tables *t, const uint8_t *s, uint32_t n);
+/* The shape id of key ids ids[0..n), interning it when new. WP_NO_ID when the table is full. */
+uint32_t wp_shape_intern(wp_tables *t, const uint32_t *ids, uint32_t n);
+/* Forget keys with id >= nkeys and shapes with id >= nshapes (undo a failed call). */
+void wp_tables_rollback(wp_tables *t, uint32_t nkeys, uint32_t nshapes);
+
+#endif /* WP_INTERNAL_H */

@@ -1,0 +1,533 @@
+/*
+ * wp_msgpack.c: MessagePack -> decode tape, and encode tape -> MessagePack.
+ *
+ * The decoder is one loop with a switch on the first byte and an explicit stack of frames (no
+ * recursion). Declared lengths are checked against the bytes left before anything is written,
+ * so no length from the input ever sizes memory: the tape is bounded by the input size.
+ */
+#include "wp_internal.h"
+
+/* ===================================================================== error names */
+
+const char *wp_err_name(wp_err code) {
+    switch (code) {
+    case WP_OK: return "OK";
+    case WP_ERR_TRUNCATED: return "TRUNCATED";
+    case WP_ERR_RESERVED_BYTE: return "RESERVED_BYTE";
+    case WP_ERR_TRAILING_DATA: return "TRAILING_DATA";
+    case WP_ERR_BAD_TIMESTAMP: return "BAD_TIMESTAMP";
+    case WP_ERR_DEPTH: return "DEPTH";
+    case WP_ERR_LIMIT: return "LIMIT";
+    case WP_ERR_TAPE_FULL: return "TAPE_FULL";
+    case WP_ERR_OUTPUT_FULL: return "OUTPUT_FULL";
+    case WP_ERR_BAD_TAPE: return "BAD_TAPE";
+    }
+    return "UNKNOWN";
+}
+
+/* ===================================================================== decode */
+
+/* Size in bytes of each scalar by first byte, for number-run scanning: 0 = not a number
+ * that a run may hold (uint64/int64 stay out: they may need BigInt). */
+static const uint8_t wp_num_size[256] = {
+    /* 0x00-0x7f positive fixint */
+    [0x00 ... 0x7f] = 1,
+    [0xca] = 5, [0xcb] = 9,
+    [0xcc] = 2, [0xcd] = 3, [0xce] = 5,
+    [0xd0] = 2, [0xd1] = 3, [0xd2] = 5,
+    [0xe0 ... 0xff] = 1,
+};
+
+#define WP_FRAME_WORDS 5u
+enum { FR_ARR = 1u, FR_MAP = 2u, FR_ALL_STR = 4u, FR_ALL_INTERNED = 8u };
+
+typedef struct wp_frame {
+    uint32_t remaining; /* items left: n for arrays, 2n for maps (even = a key comes next) */
+    uint32_t hdr;       /* tape index of the header word to patch (maps) */
+    uint32_t n;
+    uint32_t kstart;    /* start of this map's key ids in the key scratch */
+    uint32_t flags;
+} wp_frame;
+
+uint32_t wp_decode_tape_words(uint32_t len) { return len * 2u + 8u; }
+
+uint32_t wp_decode_stack_words(uint32_t max_depth, uint32_t len) {
+    if (max_depth == 0) max_depth = WP_DEFAULT_MAX_DEPTH;
+    uint64_t keys = (uint64_t)max_depth * (WP_SHAPE_MAX_KEYS + 1u);
+    if (keys > len) keys = len;
+    return max_depth * WP_FRAME_WORDS + (uint32_t)keys + 8u;
+}
+
+/* Number at r->pos (first byte b, known numeric and complete) as a double. */
+static double wp_num_at(const uint8_t *p) {
+    uint32_t b = p[0];
+    if (b < 0x80) return (double)b;
+    if (b >= 0xe0) return (double)(int32_t)(int8_t)b;
+    switch (b) {
+    case 0xca: return (double)wp_f32_from_bits(wp_be32(p + 1));
+    case 0xcb: return wp_f64_from_bits(wp_be64(p + 1));
+    case 0xcc: return (double)p[1];
+    case 0xcd: return (double)wp_be16(p + 1);
+    case 0xce: return (double)wp_be32(p + 1);
+    case 0xd0: return (double)(int8_t)p[1];
+    case 0xd1: return (double)(int16_t)wp_be16(p + 1);
+    default: /* 0xd2 */ return (double)(int32_t)wp_be32(p + 1);
+    }
+}
+
+/* If the n elements at r->pos are all numbers (and complete), write a NUMRUN and advance. */
+static bool wp_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged) {
+    uint32_t p = r->pos;
+    for (uint32_t i = 0; i < n; i++) {
+        if (p >= r->len) return false;
+        if (f32_tagged && r->base[p] == 0xca) return false;
+        uint32_t sz = wp_num_size[r->base[p]];
+        if (sz == 0 || sz > r->len - p) return false;
+        p += sz;
+    }
+    wp_tape_tag_len(t, WP_T_NUMRUN, n);
+    uint32_t at = wp_tape_align2(t->len);
+    if (at != t->len) t->w[t->len] = 0;
+    double *f = (double *)(void *)&t->w[at];
+    p = r->pos;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *q = wp_rd_at(r, p);
+        f[i] = wp_num_at(q);
+        p += wp_num_size[q[0]];
+    }
+    t->len = at + 2u * n;
+    r->pos = p;
+    return true;
+}
+
+/* Timestamp extension payload -> ms since the epoch (floored), or an error. */
+static wp_err wp_timestamp_ms(const uint8_t *p, uint32_t n, double *ms) {
+    int64_t sec;
+    uint32_t nsec;
+    if (n == 4) {
+        sec = wp_be32(p);
+        nsec = 0;
+    } else if (n == 8) {
+        uint64_t v = wp_be64(p);
+        nsec = (uint32_t)(v >> 34);
+        sec = (int64_t)(v & 0x3ffffffffull);
+    } else if (n == 12) {
+        nsec = wp_be32(p);
+        sec = (int64_t)wp_be64(p + 4);
+    } else if (n == 1 && p[0] == 0xff) {
+        *ms = __builtin_nan(""); /* msgpackr's invalid Date */
+        return WP_OK;
+    } else {
+        return WP_ERR_BAD_TIMESTAMP;
+    }
+    if (nsec >= 1000000000u) return WP_ERR_BAD_TIMESTAMP;
+    *ms = (double)sec * 1000.0 + (double)(nsec / 1000000u);
+    return WP_OK;
+}
+
+/* Write the string s[0..n) as STRA (ascii area) or STRU (utf16 area). */
+WP_INLINE bool wp_put_string(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32_t n) {
+    if (wp_is_ascii(s, n)) {
+        if (n > d->ascii_cap - d->ascii_len) return false;
+        if (n) __builtin_memcpy(d->ascii + d->ascii_len, s, n);
+        d->ascii_len += n;
+        wp_tape_tag_len(t, WP_T_STRA, n);
+    } else {
+        if (n > d->utf16_cap - d->utf16_len) return false;
+        uint32_t units = wp_utf8_to_utf16(s, n, d->utf16 + d->utf16_len);
+        d->utf16_len += units;
+        wp_tape_tag_len(t, WP_T_STRU, units);
+    }
+    return true;
+}
+
+#define FAIL(c, off) do { err = (c); eoff = (off); goto fail; } while (0)
+
+wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
+    wp_reader r = { d->in, 0, d->len };
+    wp_tape t = { d->tape, 0, d->tape_cap };
+    uint32_t max_depth = d->max_depth ? d->max_depth : WP_DEFAULT_MAX_DEPTH;
+    const bool as_objects = (d->flags & WP_DEC_MAPS_AS_OBJECTS) != 0;
+    const bool intern = (d->flags & WP_DEC_NO_INTERN) == 0;
+    const bool multiple = (d->flags & WP_DEC_MULTIPLE) != 0;
+    const bool f32_tagged = (d->flags & WP_DEC_TAG_F32) != 0;
+    wp_err err = WP_OK;
+    uint32_t eoff = 0;
+    /* ids that complete top-level values refer to survive a later failure (WP_DEC_MULTIPLE) */
+    uint32_t keep_keys = tb->nkeys, keep_shapes = tb->nshapes;
+
+    d->tape_len = 0;
+    d->ascii_len = d->utf16_len = 0;
+    d->end = 0;
+    d->nvalues = 0;
+    d->keys_before = tb->nkeys;
+    d->shapes_before = tb->nshapes;
+    d->err.code = WP_OK;
+    d->err.offset = 0;
+
+    if (d->stack_cap < wp_decode_stack_words(max_depth, d->len)) FAIL(WP_ERR_TAPE_FULL, 0);
+    wp_frame *fr = (wp_frame *)(void *)d->stack;
+    uint32_t *kscratch = d->stack + max_depth * WP_FRAME_WORDS;
+    uint32_t kcap = d->stack_cap - max_depth * WP_FRAME_WORDS;
+    uint32_t ktop = 0, sp = 0;
+
+    if (d->len == 0) FAIL(WP_ERR_TRUNCATED, 0);
+
+    for (;;) {
+        uint32_t start = r.pos;
+        if (wp_unlikely(!wp_rd_has(&r, 1))) FAIL(WP_ERR_TRUNCATED, start);
+        if (wp_unlikely(!wp_tape_room(&t, 6))) FAIL(WP_ERR_TAPE_FULL, start);
+        uint32_t b = r.base[r.pos];
+        wp_frame *top = sp ? &fr[sp - 1] : 0;
+        bool is_key = top && (top->flags & FR_MAP) && (top->remaining & 1u) == 0;
+
+        /* ------------------------------------------------ map keys that are strings */
+        if (is_key) {
+            uint32_t n, hl;
+            if (b >= 0xa0 && b <= 0xbf) { n = b & 0x1f; hl = 1; }
+            else if (b == 0xd9) { if (!wp_rd_has(&r, 2)) FAIL(WP_ERR_TRUNCATED, start); n = r.base[start + 1]; hl = 2; }
+            else if (b == 0xda) { if (!wp_rd_has(&r, 3)) FAIL(WP_ERR_TRUNCATED, start); n = wp_be16(wp_rd_at(&r, start + 1)); hl = 3; }
+            else if (b == 0xdb) { if (!wp_rd_has(&r, 5)) FAIL(WP_ERR_TRUNCATED, start); n = wp_be32(wp_rd_at(&r, start + 1)); hl = 5; }
+            else { top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED); goto value; }
+            if (n > wp_rd_left(&r) - hl) FAIL(WP_ERR_TRUNCATED, start);
+            const uint8_t *s = wp_rd_at(&r, start + hl);
+            uint32_t id = intern ? wp_key_intern(tb, s, n) : WP_NO_ID;
+            if (id != WP_NO_ID) {
+                wp_tape_tagp(&t, WP_T_KEY, id);
+                if (top->flags & FR_ALL_INTERNED) {
+                    if (ktop < kcap && top->n <= WP_SHAPE_MAX_KEYS) kscratch[ktop++] = id;
+                    else top->flags &= ~(uint32_t)FR_ALL_INTERNED;
+                }
+            } else {
+                top->flags &= ~(uint32_t)FR_ALL_INTERNED;
+                if (!wp_put_string(d, &t, s, n)) FAIL(WP_ERR_TAPE_FULL, start);
+            }
+            r.pos = start + hl + n;
+            goto item_done;
+        }
+
+    value:
+        if (b <= 0x7f) { wp_tape_tagp(&t, WP_T_INT, b); r.pos++; goto item_done; }
+        if (b >= 0xe0) { wp_tape_tagp(&t, WP_T_INT, b | 0xffff00u); r.pos++; goto item_done; }
+        {
+            uint32_t n = 0, hl = 0, kind = 0; /* kind: 1 str, 2 bin, 3 arr, 4 map, 5 ext */
+            int32_t ext_type = 0;
+            if (b <= 0x8f) { kind = 4; n = b & 0x0f; hl = 1; }
+            else if (b <= 0x9f) { kind = 3; n = b & 0x0f; hl = 1; }
+            else if (b <= 0xbf) { kind = 1; n = b & 0x1f; hl = 1; }
+            else {
+                static const uint8_t need[32] = {
+                    /* c0 */ 1, 1, 1, 1, 2, 3, 5, 3, 4, 6, 5, 9, 2, 3, 5, 9,
+                    /* d0 */ 2, 3, 5, 9, 3, 4, 6, 10, 18, 2, 3, 5, 3, 5, 3, 5 };
+                uint32_t h = need[b - 0xc0];
+                if (!wp_rd_has(&r, h)) {
+                    if (b == 0xc1) FAIL(WP_ERR_RESERVED_BYTE, start);
+                    FAIL(WP_ERR_TRUNCATED, start);
+                }
+                const uint8_t *p = wp_rd_ptr(&r);
+                switch (b) {
+                case 0xc0: wp_tape_put(&t, WP_T_NIL); r.pos++; goto item_done;
+                case 0xc1: FAIL(WP_ERR_RESERVED_BYTE, start);
+                case 0xc2: wp_tape_put(&t, WP_T_FALSE); r.pos++; goto item_done;
+                case 0xc3: wp_tape_put(&t, WP_T_TRUE); r.pos++; goto item_done;
+                case 0xc4: kind = 2; n = p[1]; hl = 2; break;
+                case 0xc5: kind = 2; n = wp_be16(p + 1); hl = 3; break;
+                case 0xc6: kind = 2; n = wp_be32(p + 1); hl = 5; break;
+                case 0xc7: kind = 5; n = p[1]; ext_type = (int8_t)p[2]; hl = 3; break;
+                case 0xc8: kind = 5; n = wp_be16(p + 1); ext_type = (int8_t)p[3]; hl = 4; break;
+                case 0xc9: kind = 5; n = wp_be32(p + 1); ext_type = (int8_t)p[5]; hl = 6; break;
+                case 0xca: wp_tape_f64(&t, f32_tagged ? WP_T_F32 : WP_T_F64, (double)wp_f32_from_bits(wp_be32(p + 1))); r.pos += 5; goto item_done;
+                case 0xcb: wp_tape_f64(&t, WP_T_F64, wp_f64_from_bits(wp_be64(p + 1))); r.pos += 9; goto item_done;
+                case 0xcc: wp_tape_tagp(&t, WP_T_INT, p[1]); r.pos += 2; goto item_done;
+                case 0xcd: wp_tape_tagp(&t, WP_T_INT, wp_be16(p + 1)); r.pos += 3; goto item_done;
+                case 0xce: wp_tape_put(&t, WP_T_U32); wp_tape_put(&t, wp_be32(p + 1)); r.pos += 5; goto item_done;
+                case 0xcf: wp_tape_put(&t, WP_T_U64); wp_tape_put(&t, wp_be32(p + 5)); wp_tape_put(&t, wp_be32(p + 1)); r.pos += 9; goto item_done;
+                case 0xd0: wp_tape_tagp(&t, WP_T_INT, (uint32_t)(int32_t)(int8_t)p[1] & 0xffffffu); r.pos += 2; goto item_done;
+                case 0xd1: wp_tape_tagp(&t, WP_T_INT, (uint32_t)(int32_t)(int16_t)wp_be16(p + 1) & 0xffffffu); r.pos += 3; goto item_done;
+                case 0xd2: wp_tape_put(&t, WP_T_I32); wp_tape_put(&t, wp_be32(p + 1)); r.pos += 5; goto item_done;
+                case 0xd3: wp_tape_put(&t, WP_T_I64); wp_tape_put(&t, wp_be32(p + 5)); wp_tape_put(&t, wp_be32(p + 1)); r.pos += 9; goto item_done;
+                case 0xd4: kind = 5; n = 1; ext_type = (int8_t)p[1]; hl = 2; break;
+                case 0xd5: kind = 5; n = 2; ext_type = (int8_t)p[1]; hl = 2; break;
+                case 0xd6: kind = 5; n = 4; ext_type = (int8_t)p[1]; hl = 2; break;
+                case 0xd7: kind = 5; n = 8; ext_type = (int8_t)p[1]; hl = 2; break;
+                case 0xd8: kind = 5; n = 16; ext_type = (int8_t)p[1]; hl = 2; break;
+                case 0xd9: kind = 1; n = p[1]; hl = 2; break;
+                case 0xda: kind = 1; n = wp_be16(p + 1); hl = 3; break;
+                case 0xdb: kind = 1; n = wp_be32(p + 1); hl = 5; break;
+                case 0xdc: kind = 3; n = wp_be16(p + 1); hl = 3; break;
+                case 0xdd: kind = 3; n = wp_be32(p + 1); hl = 5; break;
+                case 0xde: kind = 4; n = wp_be16(p + 1); hl = 3; break;
+                default: /* 0xdf */ kind = 4; n = wp_be32(p + 1); hl = 5; break;
+                }
+            }
+            uint32_t left = wp_rd_left(&r) - hl;
+            r.pos = start + hl;
+            switch (kind) {
+            case 1: /* str */
+                if (n > left) FAIL(WP_ERR_TRUNCATED, start);
+                if (!wp_put_string(d, &t, wp_rd_ptr(&r), n)) FAIL(WP_ERR_TAPE_FULL, start);
+                r.pos += n;
+                goto item_done;
+            case 2: /* bin */
+                if (n > left) FAIL(WP_ERR_TRUNCATED, start);
+                wp_tape_put(&t, WP_T_BIN); wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
+                r.pos += n;
+                goto item_done;
+            case 5: /* ext */
+                if (n > left) FAIL(WP_ERR_TRUNCATED, start);
+                if (ext_type == -1) {
+                    double ms;
+                    wp_err e = wp_timestamp_ms(wp_rd_ptr(&r), n, &ms);
+                    if (e != WP_OK) FAIL(e, start);
+                    wp_tape_f64(&t, WP_T_DATE, ms);
+                } else {
+                    wp_tape_tagp(&t, WP_T_EXT, (uint32_t)ext_type & 0xffu);
+                    wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
+                }
+                r.pos += n;
+                goto item_done;
+            case 3: /* array */
+                if (n > left) FAIL(WP_ERR_TRUNCATED, start);
+                if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
+                if (n == 0) { wp_tape_tagp(&t, WP_T_ARR, 0); goto item_done; }
+                if (wp_num_size[r.base[r.pos]] && n >= 2) {
+                    if (!wp_tape_room(&t, 2u * n + 4u)) FAIL(WP_ERR_TAPE_FULL, start);
+                    if (wp_try_numrun(&r, &t, n, f32_tagged)) goto item_done;
+                }
+                wp_tape_tag_len(&t, WP_T_ARR, n);
+                fr[sp].remaining = n; fr[sp].hdr = 0; fr[sp].n = n; fr[sp].kstart = ktop; fr[sp].flags = FR_ARR;
+                sp++;
+                continue;
+            default: /* 4: map */
+                if (n > left / 2) FAIL(WP_ERR_TRUNCATED, start);
+                if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
+                if (n == 0) { wp_tape_tagp(&t, as_objects ? WP_T_OBJ : WP_T_MAP, 0); goto item_done; }
+                fr[sp].remaining = 2 * n; fr[sp].hdr = t.len; fr[sp].n = n; fr[sp].kstart = ktop;
+                fr[sp].flags = FR_MAP | FR_ALL_STR | FR_ALL_INTERNED;
+                wp_tape_tag_len(&t, WP_T_MAP, n); /* patched when the map closes */
+                sp++;
+                continue;
+            }
+        }
+
+    item_done:
+        while (sp) {
+            wp_frame *f = &fr[sp - 1];
+            if (--f->remaining) break;
+            if (f->flags & FR_MAP) {
+                uint32_t tag = WP_T_MAP;
+                if (as_objects && (f->flags & FR_ALL_STR)) {
+                    tag = WP_T_OBJ;
+                    if ((f->flags & FR_ALL_INTERNED) && f->n <= WP_SHAPE_MAX_KEYS && ktop - f->kstart == f->n) {
+                        uint32_t sid = wp_shape_intern(tb, kscratch + f->kstart, f->n);
+                        if (sid != WP_NO_ID && sid < WP_LEN_ESCAPE) {
+                            t.w[f->hdr] = WP_T_SHAPED | (sid << 8);
+                            tag = 0;
+                        }
+                    }
+                }
+                if (tag) t.w[f->hdr] = (t.w[f->hdr] & ~0xffu) | tag;
+                ktop = f->kstart;
+            }
+            sp--;
+        }
+        if (sp == 0) {
+            d->nvalues++;
+            d->end = r.pos;
+            keep_keys = tb->nkeys;
+            keep_shapes = tb->nshapes;
+            if (r.pos == r.len) break;
+            if (!multiple) FAIL(WP_ERR_TRAILING_DATA, r.pos);
+        }
+    }
+    d->tape_len = t.len;
+    return WP_OK;
+
+fail:
+    wp_tables_rollback(tb, keep_keys, keep_shapes);
+    d->tape_len = t.len;
+    d->err.code = err;
+    d->err.offset = eoff;
+    return err;
+}
+
+/* ===================================================================== encode */
+
+uint32_t wp_encode_out_bound(uint32_t tape_words) { return tape_words * 5u + 16u; }
+
+WP_INLINE void wp_enc_uint(wp_out *o, uint64_t v) {
+    if (v < 0x80) wp_out_u8(o, (uint32_t)v);
+    else if (v <= 0xff) { wp_out_u8(o, 0xcc); wp_out_u8(o, (uint32_t)v); }
+    else if (v <= 0xffff) wp_out_u8_be16(o, 0xcd, (uint32_t)v);
+    else if (v <= 0xffffffffu) wp_out_u8_be32(o, 0xce, (uint32_t)v);
+    else wp_out_u8_be64(o, 0xcf, v);
+}
+
+WP_INLINE void wp_enc_int(wp_out *o, int64_t v) {
+    if (v >= 0) { wp_enc_uint(o, (uint64_t)v); return; }
+    if (v >= -32) wp_out_u8(o, (uint32_t)(v & 0xff));
+    else if (v >= -128) { wp_out_u8(o, 0xd0); wp_out_u8(o, (uint32_t)(v & 0xff)); }
+    else if (v >= -32768) wp_out_u8_be16(o, 0xd1, (uint32_t)(v & 0xffff));
+    else if (v >= -2147483648LL) wp_out_u8_be32(o, 0xd2, (uint32_t)v);
+    else wp_out_u8_be64(o, 0xd3, (uint64_t)v);
+}
+
+/* Header for str (kind 0), bin (1), array (2), map (3). */
+WP_INLINE void wp_enc_hdr(wp_out *o, uint32_t kind, uint32_t n) {
+    switch (kind) {
+    case 0:
+        if (n < 32) wp_out_u8(o, 0xa0 | n);
+        else if (n <= 0xff) { wp_out_u8(o, 0xd9); wp_out_u8(o, n); }
+        else if (n <= 0xffff) wp_out_u8_be16(o, 0xda, n);
+        else wp_out_u8_be32(o, 0xdb, n);
+        break;
+    case 1:
+        if (n <= 0xff) { wp_out_u8(o, 0xc4); wp_out_u8(o, n); }
+        else if (n <= 0xffff) wp_out_u8_be16(o, 0xc5, n);
+        else wp_out_u8_be32(o, 0xc6, n);
+        break;
+    case 2:
+        if (n < 16) wp_out_u8(o, 0x90 | n);
+        else if (n <= 0xffff) wp_out_u8_be16(o, 0xdc, n);
+        else wp_out_u8_be32(o, 0xdd, n);
+        break;
+    default:
+        if (n < 16) wp_out_u8(o, 0x80 | n);
+        else if (n <= 0xffff) wp_out_u8_be16(o, 0xde, n);
+        else wp_out_u8_be32(o, 0xdf, n);
+        break;
+    }
+}
+
+WP_INLINE void wp_enc_ext_hdr(wp_out *o, uint32_t type, uint32_t n) {
+    switch (n) {
+    case 1: wp_out_u8(o, 0xd4); break;
+    case 2: wp_out_u8(o, 0xd5); break;
+    case 4: wp_out_u8(o, 0xd6); break;
+    case 8: wp_out_u8(o, 0xd7); break;
+    case 16: wp_out_u8(o, 0xd8); break;
+    default:
+        if (n <= 0xff) { wp_out_u8(o, 0xc7); wp_out_u8(o, n); }
+        else if (n <= 0xffff) wp_out_u8_be16(o, 0xc8, n);
+        else wp_out_u8_be32(o, 0xc9, n);
+    }
+    wp_out_u8(o, type);
+}
+
+wp_err wp_msgpack_encode(wp_encoder *e) {
+    const uint32_t *w = e->tape;
+    const uint32_t n = e->tape_len;
+    wp_out o = { e->out, 0, e->out_cap };
+    uint32_t i = 0;
+    e->err.code = WP_OK;
+    e->err.offset = 0;
+    e->needed = 0;
+    while (i < n) {
+        uint32_t at = i;
+        uint32_t word = w[i++];
+        uint32_t tag = word & 0xffu, p = word >> 8;
+        if (!wp_out_room(&o, 16)) goto full;
+        switch (tag) {
+        case WP_E_NIL: wp_out_u8(&o, 0xc0); break;
+        case WP_E_FALSE: wp_out_u8(&o, 0xc2); break;
+        case WP_E_TRUE: wp_out_u8(&o, 0xc3); break;
+        case WP_E_UNDEF: wp_out_u8(&o, 0xd4); wp_out_u8(&o, 0); wp_out_u8(&o, 0); break;
+        case WP_E_BADDATE: wp_out_u8(&o, 0xd4); wp_out_u8(&o, 0xff); wp_out_u8(&o, 0xff); break;
+        case WP_E_INT:
+            if (i >= n) goto bad;
+            wp_enc_int(&o, (int32_t)w[i++]);
+            break;
+        case WP_E_UINT:
+            if (i >= n) goto bad;
+            wp_enc_uint(&o, w[i++]);
+            break;
+        case WP_E_I64:
+        case WP_E_U64: {
+            if (n - i < 2) goto bad;
+            uint64_t v = ((uint64_t)w[i + 1] << 32) | w[i];
+            i += 2;
+            wp_out_u8_be64(&o, tag == WP_E_I64 ? 0xd3 : 0xcf, v);
+            break;
+        }
+        case WP_E_F64: {
+            uint32_t a = (at + 2) & ~1u;
+            if (a + 2 > n) goto bad;
+            uint64_t bits = ((uint64_t)w[a + 1] << 32) | w[a]; /* little-endian word order */
+            wp_out_u8_be64(&o, 0xcb, bits);
+            i = a + 2;
+            break;
+        }
+        case WP_E_F32:
+            if (i >= n) goto bad;
+            wp_out_u8_be32(&o, 0xca, w[i++]);
+            break;
+        case WP_E_STR:
+        case WP_E_BIN:
+        case WP_E_RAW:
+        case WP_E_EXT: {
+            uint32_t type = p;
+            uint32_t len = p;
+            if (tag == WP_E_EXT) {
+                if (i >= n) goto bad;
+                len = w[i++];
+            } else if (len == WP_LEN_ESCAPE) {
+                if (i >= n) goto bad;
+                len = w[i++];
+            }
+            uint32_t words = (len + 3) / 4;
+            if (words > n - i) goto bad;
+            if (!wp_out_room(&o, len + 16)) goto full;
+            if (tag == WP_E_STR) wp_enc_hdr(&o, 0, len);
+            else if (tag == WP_E_BIN) wp_enc_hdr(&o, 1, len);
+            else if (tag == WP_E_EXT) wp_enc_ext_hdr(&o, type & 0xff, len);
+            wp_out_bytes(&o, &w[i], len);
+            i += words;
+            break;
+        }
+        case WP_E_ARR:
+        case WP_E_MAP: {
+            uint32_t len = p;
+            if (len == WP_LEN_ESCAPE) {
+                if (i >= n) goto bad;
+                len = w[i++];
+            }
+            wp_enc_hdr(&o, tag == WP_E_ARR ? 2 : 3, len);
+            break;
+        }
+        case WP_E_DATE: {
+            if (n - i < 3) goto bad;
+            int64_t sec = (int64_t)(((uint64_t)w[i + 1] << 32) | w[i]);
+            uint32_t nsec = w[i + 2];
+            i += 3;
+            if (nsec == 0 && sec >= 0 && sec <= 0xffffffffLL) {
+                wp_out_u8(&o, 0xd6); wp_out_u8(&o, 0xff);
+                wp_put_be32(o.p + o.len, (uint32_t)sec); o.len += 4;
+            } else if (sec >= 0 && sec < (1LL << 34)) {
+                wp_out_u8(&o, 0xd7); wp_out_u8(&o, 0xff);
+                wp_put_be64(o.p + o.len, ((uint64_t)nsec << 34) | (uint64_t)sec); o.len += 8;
+            } else {
+                wp_out_u8(&o, 0xc7); wp_out_u8(&o, 12); wp_out_u8(&o, 0xff);
+                wp_put_be32(o.p + o.len, nsec); o.len += 4;
+                wp_put_be64(o.p + o.len, (uint64_t)sec); o.len += 8;
+            }
+            break;
+        }
+        default:
+            goto bad;
+        }
+        continue;
+    bad:
+        e->err.code = WP_ERR_BAD_TAPE;
+        e->err.offset = at;
+        e->out_len = o.len;
+        return WP_ERR_BAD_TAPE;
+    }
+    e->out_len = o.len;
+    return WP_OK;
+full:
+    e->out_len = o.len;
+    e->needed = wp_encode_out_bound(n);
+    e->err.code = WP_ERR_OUTPUT_FULL;
+    e->err.offset = o.len;
+    return WP_ERR_OUTPUT_FULL;
+}

@@ -1,0 +1,98 @@
+/* wp_tables.c: interning of map keys and map shapes across calls, in caller-owned tables.
+ * Open addressing with linear probing; ids are dense and assigned in order, so undoing the
+ * newest insertions in reverse order keeps every probe chain intact. */
+#include "wp_internal.h"
+
+static uint32_t wp_hash_bytes(const uint8_t *s, uint32_t n) {
+    uint32_t h = 2166136261u ^ n; /* FNV-1a, seeded with the length */
+    for (uint32_t i = 0; i < n; i++) h = (h ^ s[i]) * 16777619u;
+    return h ^ (h >> 15);
+}
+
+static uint32_t wp_hash_words(const uint32_t *w, uint32_t n) {
+    uint32_t h = 2166136261u ^ n;
+    for (uint32_t i = 0; i < n; i++) h = (h ^ w[i]) * 16777619u;
+    return h ^ (h >> 15);
+}
+
+void wp_tables_reset(wp_tables *t) {
+    t->nkeys = t->key_pool_used = 0;
+    t->nshapes = t->shape_pool_used = 0;
+    __builtin_memset(t->key_slot, 0, sizeof t->key_slot);
+    __builtin_memset(t->shape_slot, 0, sizeof t->shape_slot);
+}
+
+static bool wp_bytes_eq(const uint8_t *a, const uint8_t *b, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) if (a[i] != b[i]) return false;
+    return true;
+}
+
+uint32_t wp_key_intern(wp_tables *t, const uint8_t *s, uint32_t n) {
+    if (n > WP_KEY_MAX_BYTES) return WP_NO_ID;
+    uint32_t h = wp_hash_bytes(s, n);
+    uint32_t mask = WP_KEY_HASH_SLOTS - 1;
+    for (uint32_t i = h & mask;; i = (i + 1) & mask) {
+        uint32_t slot = t->key_slot[i];
+        if (slot == 0) {
+            if (t->nkeys >= WP_MAX_KEYS || n > WP_KEY_POOL_BYTES - t->key_pool_used) return WP_NO_ID;
+            uint32_t id = t->nkeys++;
+            t->key_off[id] = t->key_pool_used;
+            t->key_len[id] = n;
+            t->key_hash[id] = h;
+            if (n) __builtin_memcpy(t->key_pool + t->key_pool_used, s, n);
+            t->key_pool_used += n;
+            t->key_slot[i] = (uint16_t)(id + 1);
+            return id;
+        }
+        uint32_t id = slot - 1;
+        if (t->key_hash[id] == h && t->key_len[id] == n && wp_bytes_eq(t->key_pool + t->key_off[id], s, n))
+            return id;
+    }
+}
+
+uint32_t wp_shape_intern(wp_tables *t, const uint32_t *ids, uint32_t n) {
+    if (n > WP_SHAPE_MAX_KEYS) return WP_NO_ID;
+    uint32_t h = wp_hash_words(ids, n);
+    uint32_t mask = WP_SHAPE_HASH_SLOTS - 1;
+    for (uint32_t i = h & mask;; i = (i + 1) & mask) {
+        uint32_t slot = t->shape_slot[i];
+        if (slot == 0) {
+            if (t->nshapes >= WP_MAX_SHAPES || n > WP_SHAPE_POOL_WORDS - t->shape_pool_used) return WP_NO_ID;
+            uint32_t id = t->nshapes++;
+            t->shape_off[id] = t->shape_pool_used;
+            t->shape_len[id] = n;
+            t->shape_hash[id] = h;
+            for (uint32_t k = 0; k < n; k++) t->shape_pool[t->shape_pool_used + k] = ids[k];
+            t->shape_pool_used += n;
+            t->shape_slot[i] = (uint16_t)(id + 1);
+            return id;
+        }
+        uint32_t id = slot - 1;
+        if (t->shape_hash[id] == h && t->shape_len[id] == n) {
+            const uint32_t *w = t->shape_pool + t->shape_off[id];
+            uint32_t k = 0;
+            while (k < n && w[k] == ids[k]) k++;
+            if (k == n) return id;
+        }
+    }
+}
+
+static void wp_slot_clear(uint16_t *slots, uint32_t mask, uint32_t h, uint32_t id) {
+    for (uint32_t i = h & mask;; i = (i + 1) & mask) {
+        if (slots[i] == id + 1) { slots[i] = 0; return; }
+        if (slots[i] == 0) return; /* not reachable for a present id */
+    }
+}
+
+void wp_tables_rollback(wp_tables *t, uint32_t nkeys, uint32_t nshapes) {
+    while (t->nshapes > nshapes) {
+        uint32_t id = --t->nshapes;
+        wp_slot_clear(t->shape_slot, WP_SHAPE_HASH_SLOTS - 1, t->shape_hash[id], id);
+        t->shape_pool_used = t->shape_off[id];
+    }
+    while (t->nkeys > nkeys) {
+        uint32_t id = --t->nkeys;
+        wp_slot_clear(t->key_slot, WP_KEY_HASH_SLOTS - 1, t->key_hash[id], id);
+        t->key_pool_used = t->key_off[id];
+    }
+}

@@ -1,0 +1,143 @@
+/*
+ * wp_wasm.c: every WebAssembly export, declared in this one place, and the per-call bump
+ * arena in linear memory. Natively this file is empty: hosts call the wp_* API directly.
+ *
+ * Arena layout for a decode call (from the heap base, grown on demand, reused by every call):
+ *   [input len] [tape 2*len+8 words] [ascii len] [utf16 len units] [stack]
+ * For an encode call:
+ *   [encode tape, written by the host] [output]
+ * Results are left in a static array (wpw_result) that the host reads after each call.
+ */
+#ifdef __wasm__
+#include "wp_internal.h"
+
+#define WP_EXPORT(name) __attribute__((export_name(name)))
+
+extern unsigned char __heap_base;
+
+static wp_tables g_tables;
+static wp_decoder g_dec;
+static wp_encoder g_enc;
+static uint32_t g_res[16];
+static uint32_t g_layout[8];
+
+WP_INLINE uintptr_t wp_align(uintptr_t p, uintptr_t a) { return (p + a - 1) & ~(a - 1); }
+WP_INLINE uintptr_t wp_arena_base(void) { return wp_align((uintptr_t)&__heap_base, 16); }
+
+/* Make linear memory reach at least end; false when it cannot grow (wasm32 limit or host). */
+static bool wp_arena_reach(uint64_t end) {
+    uint64_t have = (uint64_t)__builtin_wasm_memory_size(0) * 65536u;
+    if (end <= have) return true;
+    if (end > 0xFFFF0000ull) return false;
+    uint64_t pages = (end - have + 65535u) / 65536u;
+    return __builtin_wasm_memory_grow(0, (size_t)pages) != (size_t)-1;
+}
+
+WP_EXPORT("wpw_result") uint32_t *wpw_result(void) { return g_res; }
+
+WP_EXPORT("wpw_layout") uint32_t *wpw_layout(void) {
+    g_layout[0] = (uint32_t)(uintptr_t)g_tables.key_off;
+    g_layout[1] = (uint32_t)(uintptr_t)g_tables.key_len;
+    g_layout[2] = (uint32_t)(uintptr_t)g_tables.key_pool;
+    g_layout[3] = (uint32_t)(uintptr_t)g_tables.shape_off;
+    g_layout[4] = (uint32_t)(uintptr_t)g_tables.shape_len;
+    g_layout[5] = (uint32_t)(uintptr_t)g_tables.shape_pool;
+    g_layout[6] = (uint32_t)wp_arena_base();
+    g_layout[7] = WP_MAX_KEYS;
+    return g_layout;
+}
+
+WP_EXPORT("wpw_tables_reset") void wpw_tables_reset(void) { wp_tables_reset(&g_tables); }
+WP_EXPORT("wpw_tables_fill") uint32_t wpw_tables_fill(void) {
+    /* the fuller of the two tables, in 1/1024ths */
+    uint32_t k = g_tables.nkeys * 1024u / WP_MAX_KEYS;
+    uint32_t s = g_tables.nshapes * 1024u / WP_MAX_SHAPES;
+    uint32_t p = g_tables.shape_pool_used * 1024u / WP_SHAPE_POOL_WORDS;
+    uint32_t q = g_tables.key_pool_used * 1024u / WP_KEY_POOL_BYTES;
+    if (s > k) k = s;
+    if (p > k) k = p;
+    if (q > k) k = q;
+    return k;
+}
+
+/* Lay out the arena for decoding len bytes; returns where the host copies the input, or 0
+ * when memory cannot grow that far. */
+WP_EXPORT("wpw_decode_begin") uint32_t wpw_decode_begin(uint32_t len, uint32_t max_depth) {
+    if (max_depth == 0) max_depth = WP_DEFAULT_MAX_DEPTH;
+    uint64_t in = wp_arena_base();
+    uint64_t tape = wp_align(in + len, 8);
+    uint64_t tape_words = wp_decode_tape_words(len);
+    uint64_t ascii = tape + tape_words * 4u;
+    uint64_t utf16 = wp_align(ascii + len, 2);
+    uint64_t stack = wp_align(utf16 + 2ull * len, 8);
+    uint64_t stack_words = wp_decode_stack_words(max_depth, len);
+    uint64_t end = stack + stack_words * 4u;
+    if (!wp_arena_reach(end)) return 0;
+    g_dec.in = (const uint8_t *)(uintptr_t)in;
+    g_dec.len = len;
+    g_dec.max_depth = max_depth;
+    g_dec.tape = (uint32_t *)(uintptr_t)tape;
+    g_dec.tape_cap = (uint32_t)tape_words;
+    g_dec.ascii = (uint8_t *)(uintptr_t)ascii;
+    g_dec.ascii_cap = len;
+    g_dec.utf16 = (uint16_t *)(uintptr_t)utf16;
+    g_dec.utf16_cap = len;
+    g_dec.stack = (uint32_t *)(uintptr_t)stack;
+    g_dec.stack_cap = (uint32_t)stack_words;
+    return (uint32_t)in;
+}
+
+/* Decode the input placed by wpw_decode_begin. Results: wpw_result()
+ *   [0] tape ptr [1] tape words [2] ascii ptr [3] ascii bytes [4] utf16 ptr [5] utf16 units
+ *   [6] end offset [7] values [8] keys before [9] keys now [10] shapes before [11] shapes now
+ *   [12] error code [13] error offset */
+WP_EXPORT("wpw_decode") uint32_t wpw_decode(uint32_t flags) {
+    g_dec.flags = flags;
+    wp_err e = wp_msgpack_decode(&g_dec, &g_tables);
+    g_res[0] = (uint32_t)(uintptr_t)g_dec.tape;
+    g_res[1] = g_dec.tape_len;
+    g_res[2] = (uint32_t)(uintptr_t)g_dec.ascii;
+    g_res[3] = g_dec.ascii_len;
+    g_res[4] = (uint32_t)(uintptr_t)g_dec.utf16;
+    g_res[5] = g_dec.utf16_len;
+    g_res[6] = g_dec.end;
+    g_res[7] = g_dec.nvalues;
+    g_res[8] = g_dec.keys_before;
+    g_res[9] = g_tables.nkeys;
+    g_res[10] = g_dec.shapes_before;
+    g_res[11] = g_tables.nshapes;
+    g_res[12] = (uint32_t)e;
+    g_res[13] = g_dec.err.offset;
+    return (uint32_t)e;
+}
+
+/* Make room for an encode tape of `words` words at the arena base; returns its address or 0. */
+WP_EXPORT("wpw_encode_reserve") uint32_t wpw_encode_reserve(uint32_t words) {
+    uint64_t tape = wp_arena_base();
+    if (!wp_arena_reach(tape + (uint64_t)words * 4u)) return 0;
+    return (uint32_t)tape;
+}
+
+/* Encode the tape of `words` words at the arena base. Results: [0] out ptr [1] out bytes
+ * [12] error code [13] error offset. */
+WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words) {
+    uint64_t tape = wp_arena_base();
+    uint64_t out = wp_align(tape + (uint64_t)words * 4u, 8);
+    uint64_t cap = wp_encode_out_bound(words);
+    g_res[12] = WP_ERR_OUTPUT_FULL;
+    g_res[1] = 0;
+    if (!wp_arena_reach(out + cap)) return WP_ERR_OUTPUT_FULL;
+    g_enc.tape = (const uint32_t *)(uintptr_t)tape;
+    g_enc.tape_len = words;
+    g_enc.out = (uint8_t *)(uintptr_t)out;
+    g_enc.out_cap = (uint32_t)cap;
+    wp_err e = wp_msgpack_encode(&g_enc);
+    g_res[0] = (uint32_t)out;
+    g_res[1] = g_enc.out_len;
+    g_res[12] = (uint32_t)e;
+    g_res[13] = g_enc.err.offset;
+    return (uint32_t)e;
+}
+#else
+typedef int wp_wasm_native_unit_is_empty;
+#endif /* __wasm__ */

@@ -1,0 +1,120 @@
+// @ts-check
+/**
+ * The loaded wasm instance and the views onto its memory. There is one runtime per loaded
+ * module; it holds no parse state between calls, only the host's mirror of the interned key
+ * and shape tables that live in C (they are caches: dropping them together with the C tables
+ * is always correct).
+ */
+
+/**
+ * @typedef {object} WasmExports
+ * @property {WebAssembly.Memory} memory
+ * @property {() => number} wpw_result
+ * @property {() => number} wpw_layout
+ * @property {() => void} wpw_tables_reset
+ * @property {() => number} wpw_tables_fill
+ * @property {(len: number, maxDepth: number) => number} wpw_decode_begin
+ * @property {(flags: number) => number} wpw_decode
+ * @property {(words: number) => number} wpw_encode_reserve
+ * @property {(words: number) => number} wpw_encode
+ */
+
+const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
+
+export class Runtime {
+  /** @param {WebAssembly.Instance} instance */
+  constructor(instance) {
+    /** @type {WasmExports} */
+    this.x = /** @type {any} */ (instance.exports);
+    this.memory = this.x.memory;
+    /** @type {ArrayBuffer | null} */
+    this.buffer = null;
+    this.u8 = new Uint8Array(0);
+    this.u16 = new Uint16Array(0);
+    this.i32 = new Int32Array(0);
+    this.u32 = new Uint32Array(0);
+    this.f64 = new Float64Array(0);
+    /** @type {Buffer | null} Node Buffer over memory, for latin1/ucs2 string slices */
+    this.nb = null;
+    this.refresh();
+    /** word index of the result array */
+    this.res = this.x.wpw_result() >> 2;
+    const layout = this.x.wpw_layout() >> 2;
+    const L = this.u32;
+    this.keyOff = L[layout] >> 2;
+    this.keyLen = L[layout + 1] >> 2;
+    this.keyPool = L[layout + 2];
+    this.shapeOff = L[layout + 3] >> 2;
+    this.shapeLen = L[layout + 4] >> 2;
+    this.shapePool = L[layout + 5] >> 2;
+    /** @type {string[]} interned key id -> string */
+    this.keys = [];
+    /** @type {import('./decode.js').Shape[]} interned shape id -> shape */
+    this.shapes = [];
+  }
+
+  /** Re-derive the views when memory has grown (growth detaches the old buffer). */
+  refresh() {
+    const buf = /** @type {ArrayBuffer} */ (this.memory.buffer);
+    if (buf !== this.buffer) {
+      this.buffer = buf;
+      this.u8 = new Uint8Array(buf);
+      this.u16 = new Uint16Array(buf);
+      this.i32 = new Int32Array(buf);
+      this.u32 = new Uint32Array(buf);
+      this.f64 = new Float64Array(buf);
+      this.nb = NodeBuffer ? NodeBuffer.from(buf) : null;
+    }
+  }
+}
+
+/** @type {Runtime | null} */
+let current = null;
+
+/** @returns {Runtime} */
+export function runtime() {
+  if (current === null) throw new Error('wirepack is not initialised: call init() (or initSync()) first');
+  return current;
+}
+
+/**
+ * @param {WebAssembly.Module | BufferSource} source
+ * @returns {WebAssembly.Module}
+ */
+function toModule(source) {
+  return source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
+}
+
+/** @typedef {WebAssembly.Module | BufferSource | WebAssembly.Instance} InitSource */
+
+/**
+ * Load the codec synchronously (Node, workers, or small modules). Replaces any earlier module.
+ * @param {InitSource} source the compiled module, its bytes, or an instance
+ * @param {WebAssembly.Imports} [imports] only for foreign builds that need imports
+ */
+export function initSync(source, imports = {}) {
+  const instance = source instanceof WebAssembly.Instance ? source : new WebAssembly.Instance(toModule(source), imports);
+  current = new Runtime(instance);
+}
+
+/**
+ * Load the codec asynchronously (browsers, workerd: pass the module that the platform gives).
+ * @param {InitSource | Promise<InitSource>} source
+ * @param {WebAssembly.Imports} [imports]
+ * @returns {Promise<void>}
+ */
+export async function init(source, imports = {}) {
+  const s = await source;
+  if (s instanceof WebAssembly.Instance) {
+    current = new Runtime(s);
+  } else if (s instanceof WebAssembly.Module) {
+    current = new Runtime(await WebAssembly.instantiate(s, imports));
+  } else {
+    current = new Runtime((await WebAssembly.instantiate(s, imports)).instance);
+  }
+}
+
+/** @returns {boolean} whether a module is loaded */
+export function isInitialized() {
+  return current !== null;
+}
