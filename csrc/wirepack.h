@@ -104,6 +104,7 @@ typedef struct wp_decoder {
     uint32_t tape_len, ascii_len, utf16_len;
     uint32_t end;                /* input offset after the last complete value */
     uint32_t nvalues;            /* top-level values decoded */
+    uint32_t depth_seen;         /* deepest nesting of non-empty containers on the tape */
     uint32_t keys_before, shapes_before; /* ids at or above these are new in this call */
     wp_error err;
 } wp_decoder;
@@ -162,7 +163,8 @@ enum wp_dtag {
     WP_T_EXT = 17,    /* P = type (0..255, as uint8); next word: length; next: input offset */
     WP_T_DATE = 18,   /* aligned f64: ms since epoch (NaN: msgpackr's invalid-date form) */
     WP_T_NUMRUN = 19, /* P = n; n aligned f64 values: an array of n numbers */
-    WP_T_F32 = 20     /* aligned f64 holding a float32 value (only with WP_DEC_TAG_F32) */
+    WP_T_F32 = 20,    /* aligned f64 holding a float32 value (only with WP_DEC_TAG_F32) */
+    WP_T_UNDEF = 21   /* d4 00 00: undefined (msgpackr's and notepack's encoding) */
 };
 
 /* Encode tape: same word layout (tag in the low 8 bits, payload above). */

@@ -160,6 +160,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     d->ascii_len = d->utf16_len = 0;
     d->end = 0;
     d->nvalues = 0;
+    d->depth_seen = 0;
     d->keys_before = tb->nkeys;
     d->shapes_before = tb->nshapes;
     d->err.code = WP_OK;
@@ -275,7 +276,9 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 goto item_done;
             case 5: /* ext */
                 if (n > left) FAIL(WP_ERR_TRUNCATED, start);
-                if (ext_type == -1) {
+                if (ext_type == 0 && n == 1 && r.base[r.pos] == 0) {
+                    wp_tape_put(&t, WP_T_UNDEF); /* d4 00 00: undefined (msgpackr, notepack) */
+                } else if (ext_type == -1) {
                     double ms;
                     wp_err e = wp_timestamp_ms(wp_rd_ptr(&r), n, &ms);
                     if (e != WP_OK) FAIL(e, start);
@@ -295,6 +298,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                     if (wp_try_numrun(&r, &t, n, f32_tagged)) goto item_done;
                 }
                 wp_tape_tag_len(&t, WP_T_ARR, n);
+                if (sp >= d->depth_seen) d->depth_seen = sp + 1;
                 fr[sp].remaining = n; fr[sp].hdr = 0; fr[sp].n = n; fr[sp].kstart = ktop; fr[sp].flags = FR_ARR;
                 sp++;
                 continue;
@@ -305,6 +309,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 fr[sp].remaining = 2 * n; fr[sp].hdr = t.len; fr[sp].n = n; fr[sp].kstart = ktop;
                 fr[sp].flags = FR_MAP | FR_ALL_STR | FR_ALL_INTERNED;
                 wp_tape_tag_len(&t, WP_T_MAP, n); /* patched when the map closes */
+                if (sp >= d->depth_seen) d->depth_seen = sp + 1;
                 sp++;
                 continue;
             }

@@ -3,10 +3,22 @@
  * newest insertions in reverse order keeps every probe chain intact. */
 #include "wp_internal.h"
 
+/* A word-at-a-time multiply-xorshift hash; keys are at most WP_KEY_MAX_BYTES long. */
 static uint32_t wp_hash_bytes(const uint8_t *s, uint32_t n) {
-    uint32_t h = 2166136261u ^ n; /* FNV-1a, seeded with the length */
-    for (uint32_t i = 0; i < n; i++) h = (h ^ s[i]) * 16777619u;
-    return h ^ (h >> 15);
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+    uint32_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        h = (h ^ wp_load_u64(s + i)) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    if (i < n) {
+        uint64_t tail = 0;
+        for (uint32_t k = 0; i + k < n; k++) tail |= (uint64_t)s[i + k] << (8 * k);
+        h = (h ^ tail) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return (uint32_t)(h ^ (h >> 29));
 }
 
 static uint32_t wp_hash_words(const uint32_t *w, uint32_t n) {
@@ -23,7 +35,9 @@ void wp_tables_reset(wp_tables *t) {
 }
 
 static bool wp_bytes_eq(const uint8_t *a, const uint8_t *b, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++) if (a[i] != b[i]) return false;
+    uint32_t i = 0;
+    for (; i + 8 <= n; i += 8) if (wp_load_u64(a + i) != wp_load_u64(b + i)) return false;
+    for (; i < n; i++) if (a[i] != b[i]) return false;
     return true;
 }
 

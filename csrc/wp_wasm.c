@@ -90,7 +90,7 @@ WP_EXPORT("wpw_decode_begin") uint32_t wpw_decode_begin(uint32_t len, uint32_t m
 /* Decode the input placed by wpw_decode_begin. Results: wpw_result()
  *   [0] tape ptr [1] tape words [2] ascii ptr [3] ascii bytes [4] utf16 ptr [5] utf16 units
  *   [6] end offset [7] values [8] keys before [9] keys now [10] shapes before [11] shapes now
- *   [12] error code [13] error offset */
+ *   [12] error code [13] error offset [14] deepest nesting */
 WP_EXPORT("wpw_decode") uint32_t wpw_decode(uint32_t flags) {
     g_dec.flags = flags;
     wp_err e = wp_msgpack_decode(&g_dec, &g_tables);
@@ -108,6 +108,7 @@ WP_EXPORT("wpw_decode") uint32_t wpw_decode(uint32_t flags) {
     g_res[11] = g_tables.nshapes;
     g_res[12] = (uint32_t)e;
     g_res[13] = g_dec.err.offset;
+    g_res[14] = g_dec.depth_seen;
     return (uint32_t)e;
 }
 

@@ -252,10 +252,9 @@ export class TapeReader {
     switch (this.int64) {
       case 'number': return hi * TWO32 + lo;
       case 'string': return ((BigInt(hi) << 32n) + BigInt(lo)).toString();
-      case 'auto': {
-        const v = hi * TWO32 + lo;
-        if (v >= -9007199254740992 && v <= 9007199254740992) return v;
-      }
+      case 'auto':
+        // -2^53 <= v <= 2^53, decided on the words (the double sum would round first)
+        if ((hi >= -0x200000 && hi < 0x200000) || (hi === 0x200000 && lo === 0)) return hi * TWO32 + lo;
       // falls through
       default: return (BigInt(hi) << 32n) + BigInt(lo);
     }
@@ -377,10 +376,103 @@ export class TapeReader {
         const x = this.f[a >> 1];
         return this.roundF32 ? roundFloat32(x) : x;
       }
+      case 21: return undefined;
       default:
         throw new Error(`wirepack: corrupt tape (tag ${word & 0xff})`);
     }
   }
+}
+
+/** Tapes nested deeper than this are built without recursion (DeepReader). */
+const RECURSION_SAFE_DEPTH = 400;
+
+/**
+ * @typedef {object} Frame
+ * @property {number} tag container tag (ARR, MAP, OBJ, SHAPED)
+ * @property {any} c the container being filled
+ * @property {number} n entries
+ * @property {number} i entries done
+ * @property {boolean} hasKey a MAP/OBJ key has been read and waits for its value
+ * @property {any} key
+ * @property {string[] | null} names SHAPED: the shape's keys
+ */
+
+/**
+ * The same reader with an explicit stack instead of recursion, for deeply nested input (the
+ * C decoder has already bounded the depth by maxDepth). Scalars go through TapeReader#v.
+ */
+class DeepReader extends TapeReader {
+  /** @returns {any} */
+  v() {
+    const w = this.w;
+    /** @type {Frame[]} */
+    const stack = [];
+    for (;;) {
+      const word = w[this.t];
+      const tag = word & 0xff;
+      /** @type {any} */
+      let value;
+      if (tag >= 13 && tag <= 16) {
+        this.t++;
+        let n = 0;
+        /** @type {string[] | null} */
+        let names = null;
+        if (tag === 16) {
+          names = this.shapes[word >>> 8].keys;
+          n = names.length;
+        } else {
+          n = word >>> 8;
+          if (n === 0xffffff) n = w[this.t++] >>> 0;
+        }
+        const c = tag === 13 ? [] : tag === 14 ? new Map() : {};
+        if (n > 0) {
+          stack.push({ tag, c, n, i: 0, hasKey: false, key: undefined, names });
+          if (tag === 16) this.t++; // the first KEY word
+          continue;
+        }
+        value = c;
+      } else {
+        value = super.v();
+      }
+      // hand the value to the enclosing containers, closing those that are complete
+      for (;;) {
+        const f = stack[stack.length - 1];
+        if (f === undefined) return value;
+        if (f.tag === 13) {
+          f.c.push(value);
+        } else if (f.tag === 16) {
+          const k = /** @type {string[]} */ (f.names)[f.i];
+          if (k === '__proto__') defineOwn(f.c, k, value);
+          else f.c[k] = value;
+        } else if (!f.hasKey) {
+          f.hasKey = true;
+          f.key = value;
+          break;
+        } else {
+          f.hasKey = false;
+          if (f.tag === 14) f.c.set(f.key, value);
+          else if (f.key === '__proto__') defineOwn(f.c, f.key, value);
+          else f.c[f.key] = value;
+        }
+        if (++f.i < f.n) {
+          if (f.tag === 16) this.t++; // the next KEY word
+          break;
+        }
+        stack.pop();
+        value = f.c;
+      }
+    }
+  }
+}
+
+/**
+ * A reader for the tape of the last successful call.
+ * @param {import('./runtime.js').Runtime} rt
+ * @param {Uint8Array} input
+ * @param {Unpackr} opts
+ */
+function reader(rt, input, opts) {
+  return rt.u32[rt.res + 14] > RECURSION_SAFE_DEPTH ? new DeepReader(rt, input, opts) : new TapeReader(rt, input, opts);
 }
 
 /* ------------------------------------------------------------------ entry points */
@@ -392,7 +484,8 @@ export class TapeReader {
 function toBytes(src) {
   if (src instanceof Uint8Array) return src.constructor === Uint8Array ? src : new Uint8Array(src.buffer, src.byteOffset, src.byteLength);
   if (ArrayBuffer.isView(src)) return new Uint8Array(src.buffer, src.byteOffset, src.byteLength);
-  if (src instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && src instanceof SharedArrayBuffer)) return new Uint8Array(src);
+  if (src instanceof ArrayBuffer) return new Uint8Array(src);
+  if (typeof SharedArrayBuffer !== 'undefined' && /** @type {any} */ (src) instanceof SharedArrayBuffer) return new Uint8Array(/** @type {any} */ (src));
   throw new TypeError('wirepack: unpack expects a Uint8Array, Buffer, ArrayBuffer or DataView');
 }
 
@@ -457,7 +550,7 @@ export class Unpackr {
     const bytes = toBytes(source);
     const rt = runtime();
     if (runDecode(rt, bytes, this.flags, this.maxDepth) !== 0) throw errorFromResult(rt);
-    return new TapeReader(rt, bytes, this).v();
+    return reader(rt, bytes, this).v();
   }
 
   /**
@@ -477,7 +570,7 @@ export class Unpackr {
     const values = [];
     if (count > 0) {
       // Values before the failing one are complete on the tape; positions need a second pass.
-      const r = new TapeReader(rt, bytes, this);
+      const r = reader(rt, bytes, this);
       const ends = forEach ? this.#ends(bytes, count) : null;
       for (let i = 0; i < count; i++) {
         const value = r.v();

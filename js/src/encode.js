@@ -36,18 +36,26 @@ const INITIAL_WORDS = 1 << 14;
 /** The reusable tape a Packr writes into. */
 class Tape {
   constructor() {
-    this.ab = new ArrayBuffer(INITIAL_WORDS * 4);
-    this.views();
+    const ab = new ArrayBuffer(INITIAL_WORDS * 4);
+    this.ab = ab;
+    this.u32 = new Uint32Array(ab);
+    this.f64 = new Float64Array(ab);
+    this.f32 = new Float32Array(ab);
+    this.u8 = new Uint8Array(ab);
+    /** @type {import('./runtime.js').NodeBuf | null} */
+    this.nb = NodeBuffer ? /** @type {any} */ (NodeBuffer.from(ab)) : null;
+    this.cap = this.u32.length;
     this.p = 0;
     this.busy = false;
   }
 
   views() {
-    this.u32 = new Uint32Array(this.ab);
-    this.f64 = new Float64Array(this.ab);
-    this.f32 = new Float32Array(this.ab);
-    this.u8 = new Uint8Array(this.ab);
-    this.nb = NodeBuffer ? NodeBuffer.from(this.ab) : null;
+    const ab = this.ab;
+    this.u32 = new Uint32Array(ab);
+    this.f64 = new Float64Array(ab);
+    this.f32 = new Float32Array(ab);
+    this.u8 = new Uint8Array(ab);
+    this.nb = NodeBuffer ? /** @type {any} */ (NodeBuffer.from(ab)) : null;
     this.cap = this.u32.length;
   }
 

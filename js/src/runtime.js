@@ -21,6 +21,15 @@
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
+/**
+ * Node's Buffer with the undocumented but long-stable string methods that msgpackr also uses.
+ * @typedef {Buffer & {
+ *   latin1Slice(start: number, end: number): string,
+ *   ucs2Slice(start: number, end: number): string,
+ *   utf8Write(s: string, offset: number, max: number): number
+ * }} NodeBuf
+ */
+
 export class Runtime {
   /** @param {WebAssembly.Instance} instance */
   constructor(instance) {
@@ -34,7 +43,7 @@ export class Runtime {
     this.i32 = new Int32Array(0);
     this.u32 = new Uint32Array(0);
     this.f64 = new Float64Array(0);
-    /** @type {Buffer | null} Node Buffer over memory, for latin1/ucs2 string slices */
+    /** @type {NodeBuf | null} Node Buffer over memory, for latin1/ucs2 string slices */
     this.nb = null;
     this.refresh();
     /** word index of the result array */
@@ -53,8 +62,12 @@ export class Runtime {
     this.shapes = [];
   }
 
-  /** Re-derive the views when memory has grown (growth detaches the old buffer). */
+  /**
+   * Re-derive the views when memory has grown. Growth detaches the old buffer, whose length
+   * then reads 0: checking that is much cheaper than the memory.buffer getter.
+   */
   refresh() {
+    if (this.buffer !== null && this.buffer.byteLength !== 0) return;
     const buf = /** @type {ArrayBuffer} */ (this.memory.buffer);
     if (buf !== this.buffer) {
       this.buffer = buf;
@@ -63,7 +76,7 @@ export class Runtime {
       this.i32 = new Int32Array(buf);
       this.u32 = new Uint32Array(buf);
       this.f64 = new Float64Array(buf);
-      this.nb = NodeBuffer ? NodeBuffer.from(buf) : null;
+      this.nb = NodeBuffer ? /** @type {NodeBuf} */ (NodeBuffer.from(buf)) : null;
     }
   }
 }

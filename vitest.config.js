@@ -1,0 +1,88 @@
+// Three vitest projects over the same tests/*.test.js (see /tmp/contract.md):
+//   node    - Node, 'wirepack' -> js/src/index.node.js
+//   browser - Debian's Chromium through playwright-core, 'wirepack' -> js/src/index.browser.js
+//             (tests/**/*.node.test.js are Node-only and excluded here)
+//   emcc    - Node, like `node`, but tests/setup-emcc.js first swaps in build/wirepack-emcc.wasm
+// Run one with `npx vitest run --project node` (or browser / emcc).
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import { playwright } from '@vitest/browser-playwright';
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+
+const nodeEntry = here('./js/src/index.node.js');
+const browserEntry = here('./js/src/index.browser.js');
+const suiteJson = here('./node_modules/msgpack-test-suite/dist/msgpack-test-suite.json');
+
+const include = ['tests/**/*.test.js'];
+const exclude = ['**/node_modules/**', 'build/**', 'dist/**'];
+
+// Exact-match aliases: 'wirepack' must not swallow e.g. 'wirepack/wirepack.wasm'.
+const aliases = (entry) => [
+  { find: /^wirepack$/, replacement: entry },
+  { find: /^msgpack-test-suite\/dist\/msgpack-test-suite\.json$/, replacement: suiteJson },
+  { find: /^msgpack-test-suite$/, replacement: suiteJson },
+];
+
+// Never download a browser: Debian's chromium, headless, no network side traffic.
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { alias: aliases(nodeEntry) },
+        test: {
+          name: 'node',
+          environment: 'node',
+          include,
+          exclude,
+        },
+      },
+      {
+        resolve: { alias: aliases(browserEntry) },
+        // Pre-bundle the CJS/ESM test dependencies once so the browser can import them.
+        optimizeDeps: {
+          include: ['msgpackr', 'fast-check', '@msgpack/msgpack'],
+        },
+        test: {
+          name: 'browser',
+          include,
+          exclude: [...exclude, 'tests/**/*.node.test.js'],
+          testTimeout: 30000,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({
+              launchOptions: {
+                executablePath: '/usr/bin/chromium',
+                args: chromiumArgs,
+              },
+            }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+      {
+        resolve: { alias: aliases(nodeEntry) },
+        test: {
+          name: 'emcc',
+          environment: 'node',
+          include,
+          exclude,
+          setupFiles: ['tests/setup-emcc.js'],
+        },
+      },
+    ],
+  },
+});
