@@ -1,0 +1,59 @@
+// Node-only API checks: Buffers in and out, and loading the codec from a module or bytes.
+import { describe, test, expect } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { pack, unpack, unpackMultiple, init, initSync, Packr } from 'wirepack';
+import { canon } from './helpers/canon.js';
+
+describe('Buffers', () => {
+  test('pack returns a Buffer', () => {
+    const b = pack({ a: 1 });
+    expect(Buffer.isBuffer(b)).toBe(true);
+    expect(b.toString('hex')).toBe('81a16101');
+    expect(Buffer.isBuffer(new Packr().pack([1]))).toBe(true);
+  });
+  test('unpack accepts Buffers, including pooled ones with a byteOffset', () => {
+    expect(unpack(Buffer.from('92a3616263c3', 'hex'))).toEqual(['abc', true]);
+    const big = Buffer.alloc(64, 0xc1);
+    Buffer.from('82a178c402ff00a179cb3ff8000000000000', 'hex').copy(big, 17);
+    const view = big.subarray(17, 17 + 18);
+    expect(view.byteOffset).toBeGreaterThan(0);
+    expect(canon(unpack(view))).toEqual(canon({ x: new Uint8Array([0xff, 0]), y: 1.5 }));
+    expect(unpackMultiple(Buffer.from('0102', 'hex'))).toEqual([1, 2]);
+    // Buffer.from small strings come from the shared pool
+    const pooled = Buffer.from([0x91, 0x05]);
+    expect(unpack(pooled)).toEqual([5]);
+  });
+  test('decoded bins survive changes to the input Buffer', () => {
+    const input = Buffer.from('c403010203', 'hex');
+    const v = unpack(input);
+    input.fill(0);
+    expect(Buffer.from(v).toString('hex')).toBe('010203');
+  });
+});
+
+describe('init and initSync', () => {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const wasmPath = ['build/wirepack.wasm', 'build/wirepack-emcc.wasm'].map((p) => root + p).find(existsSync);
+  const bytesP = wasmPath
+    ? Promise.resolve(readFileSync(wasmPath))
+    : import('../js/src/wasm-inline.js').then((m) => Buffer.from(m.wasmBase64, 'base64'));
+  const check = () => {
+    expect(pack({ a: [1, 'x'] }).toString('hex')).toBe('81a1619201a178');
+    expect(unpack(Buffer.from('81a1619201a178', 'hex'))).toEqual({ a: [1, 'x'] });
+  };
+  test('initSync with bytes and with a Module; init with bytes and with a Module', async () => {
+    const bytes = await bytesP;
+    check();
+    initSync(bytes);
+    check();
+    initSync(new WebAssembly.Module(bytes));
+    check();
+    await init(bytes);
+    check();
+    await init(await WebAssembly.compile(bytes));
+    check();
+    await init(new Uint8Array(bytes).buffer);
+    check();
+  });
+});

@@ -1,0 +1,281 @@
+// The public API surface: exports, input types, output types, options, and the guarantee that
+// results never alias the input or wasm memory.
+import { describe, test, expect } from 'vitest';
+import * as wp from 'wirepack';
+import {
+  pack, unpack, encode, decode, Packr, Unpackr, Encoder, Decoder, unpackMultiple, DecodeError, init, initSync, FLOAT32_OPTIONS,
+} from 'wirepack';
+import { encode as mpEncode } from '@msgpack/msgpack';
+import { hex, fromHex, concat, seqBytes, rng, utf8 } from './helpers/bytes.js';
+import { canon } from './helpers/canon.js';
+
+describe('exports', () => {
+  test('all names exist with the right kinds', () => {
+    for (const name of ['pack', 'unpack', 'encode', 'decode', 'unpackMultiple', 'init', 'initSync']) {
+      expect(typeof wp[name], name).toBe('function');
+    }
+    for (const name of ['Packr', 'Unpackr', 'Encoder', 'Decoder', 'DecodeError']) {
+      expect(typeof wp[name], name).toBe('function');
+      expect(typeof wp[name].prototype, name).toBe('object');
+    }
+    expect(Encoder).toBe(Packr);
+    expect(Decoder).toBe(Unpackr);
+    expect(FLOAT32_OPTIONS).toEqual({ NEVER: 0, ALWAYS: 1, DECIMAL_ROUND: 3, DECIMAL_FIT: 4 });
+    expect(init.length + initSync.length).toBeGreaterThanOrEqual(1); // take a module or bytes
+    expect(new DecodeError('TRUNCATED', 0)).toBeInstanceOf(Error);
+  });
+
+  test('encode/decode and instance methods agree with pack/unpack', () => {
+    const v = { a: [1, -1, 2 ** 40, 'x', null, true], b: new Uint8Array([9]), c: new Date(5) };
+    const h = hex(pack(v));
+    expect(hex(encode(v))).toBe(h);
+    const p = new Packr();
+    const e = new Encoder();
+    expect(hex(p.pack(v))).toBe(h);
+    expect(hex(p.encode(v))).toBe(h);
+    expect(hex(e.encode(v))).toBe(h);
+    const bytes = fromHex(h);
+    for (const out of [unpack(bytes), decode(bytes), new Unpackr().unpack(bytes), new Unpackr().decode(bytes), new Decoder().decode(bytes)]) {
+      expect(canon(out)).toEqual(canon(v));
+    }
+  });
+});
+
+describe('input types', () => {
+  const bytes = fromHex('83a161c402abcda162a3e282aca163cd0102');
+  const want = canon({ a: new Uint8Array([0xab, 0xcd]), b: '€', c: 258 });
+  test('Uint8Array, ArrayBuffer, DataView', () => {
+    expect(canon(unpack(bytes))).toEqual(want);
+    expect(canon(unpack(bytes.slice().buffer))).toEqual(want);
+    expect(canon(unpack(new DataView(bytes.slice().buffer)))).toEqual(want);
+  });
+  test('views with a nonzero byteOffset see only their bytes', () => {
+    const padded = concat([0xc1, 0xc1, 0xc1], bytes, [0xc1, 0xc1]);
+    const sub = padded.subarray(3, 3 + bytes.length);
+    expect(sub.byteOffset).toBe(3);
+    expect(canon(unpack(sub))).toEqual(want);
+    expect(canon(unpack(new DataView(padded.buffer, 3, bytes.length)))).toEqual(want);
+    expect(canon(unpackMultiple(concat(bytes, bytes).subarray(0)))).toEqual([want, want]);
+    // odd offsets for every width of value
+    const all = fromHex('97cd0102ce01020304cf0000000000000005cb3ff8000000000000ca3fc00000d1fffed2fffffffe');
+    for (let off = 0; off < 9; off++) {
+      const buf = new Uint8Array(off + all.length + 3).fill(0xc1);
+      buf.set(all, off);
+      expect(unpack(buf.subarray(off, off + all.length))).toEqual([258, 16909060, 5n, 1.5, 1.5, -2, -2]);
+    }
+  });
+});
+
+describe('output and aliasing', () => {
+  test('pack returns a fresh Uint8Array each time', () => {
+    const a = pack({ x: 'first', n: [1, 2, 3] });
+    const aHex = hex(a);
+    expect(a).toBeInstanceOf(Uint8Array);
+    const b = pack({ x: 'second value that is longer', n: [4, 5, 6, 7] });
+    expect(hex(a)).toBe(aHex);
+    b.fill(0);
+    expect(hex(a)).toBe(aHex);
+    expect(hex(pack({ x: 'first', n: [1, 2, 3] }))).toBe(aHex);
+    a.fill(0xc1);
+    expect(hex(pack({ x: 'first', n: [1, 2, 3] }))).toBe(aHex);
+  });
+
+  test('decoded bin/ext do not alias the input', () => {
+    const input = fromHex('93c40401020304d6050a0b0c0d' + 'c7030c112233');
+    const [bin, ext4, ext3] = unpack(input);
+    input.fill(0xee);
+    expect(hex(bin)).toBe('01020304');
+    expect(ext4.type).toBe(5);
+    expect(hex(ext4.data)).toBe('0a0b0c0d');
+    expect(hex(ext3.data)).toBe('112233');
+    expect(bin.buffer).not.toBe(input.buffer);
+  });
+
+  test('decoded bins do not alias each other or later decodes', () => {
+    const msg1 = pack([new Uint8Array([1, 2, 3]), seqBytes(300)]);
+    const msg2 = pack([new Uint8Array([7, 7, 7]), seqBytes(300, 100)]);
+    const r1 = unpack(msg1);
+    const r2 = unpack(msg2);
+    expect(hex(r1[0])).toBe('010203');
+    expect(hex(r1[1])).toBe(hex(seqBytes(300)));
+    r2[0].fill(0);
+    r2[1].fill(0);
+    expect(hex(r1[0])).toBe('010203');
+    expect(hex(r1[1])).toBe(hex(seqBytes(300)));
+    expect(hex(unpack(msg2)[0])).toBe('070707');
+    r1[0][0] = 99;
+    expect(hex(unpack(msg1)[0])).toBe('010203');
+  });
+
+  test('2000 small maps with random keys in a row keep earlier results intact', () => {
+    const rand = rng(12345);
+    const word = () => {
+      const n = 1 + Math.floor(rand() * 12);
+      let s = '';
+      for (let i = 0; i < n; i++) s += String.fromCharCode(97 + Math.floor(rand() * 26));
+      return rand() < 0.1 ? s + 'é' : s;
+    };
+    const common = Array.from({ length: 30 }, word);
+    const values = [];
+    for (let i = 0; i < 2000; i++) {
+      const o = {};
+      const nk = 1 + Math.floor(rand() * 6);
+      for (let k = 0; k < nk; k++) {
+        const key = rand() < 0.5 ? common[Math.floor(rand() * common.length)] : word() + i;
+        const r = rand();
+        o[key] = r < 0.25 ? Math.floor(rand() * 1e6) : r < 0.5 ? word() : r < 0.75 ? seqBytes(1 + Math.floor(rand() * 40), i) : [i, word()];
+      }
+      values.push(o);
+    }
+    // decode bytes made by another encoder, and by ours
+    const decodedA = values.map((v) => unpack(mpEncode(v)));
+    const decodedB = values.map((v) => unpack(pack(v)));
+    for (let i = 0; i < values.length; i++) {
+      expect(canon(decodedA[i])).toEqual(canon(values[i]));
+      expect(canon(decodedB[i])).toEqual(canon(values[i]));
+    }
+  });
+
+  test('a 5 MB message, then more decodes: no result changes', () => {
+    const rand = rng(777);
+    const items = [];
+    for (let i = 0; i < 25000; i++) {
+      items.push({
+        id: i,
+        name: 'item-' + i + '-' + Math.floor(rand() * 1e9).toString(36),
+        tags: ['t' + (i % 17), 'ü' + (i % 5)],
+        blob: seqBytes(150, i),
+        score: rand(),
+      });
+    }
+    const bytes = pack(items);
+    expect(bytes.length).toBeGreaterThan(5e6);
+    const small = unpack(pack({ before: seqBytes(10), s: 'x' }));
+    const big = unpack(bytes);
+    expect(big.length).toBe(items.length);
+    expect(canon(big)).toEqual(canon(items));
+    // more decodes after the big one
+    for (let i = 0; i < 200; i++) unpack(pack({ i, other: seqBytes(200, 255 - (i & 255)), s: 'y'.repeat(i) }));
+    const again = unpack(bytes);
+    expect(canon(small)).toEqual(canon({ before: seqBytes(10), s: 'x' }));
+    for (const i of [0, 1, 4999, 12345, 24999]) {
+      expect(canon(big[i])).toEqual(canon(items[i]));
+      expect(canon(again[i])).toEqual(canon(items[i]));
+    }
+  }, 60000);
+});
+
+describe('unknown extensions', () => {
+  test.each([
+    'd40110', 'd5022021', 'd60330313233', 'd7044041424344454647', 'd805505152535455565758595a5b5c5d5e5f',
+    'c70006', 'c70307707172', 'c7057f0102030405', 'c8010002' + '00'.repeat(256), 'd58001ff',
+  ])('%s round-trips', (h) => {
+    const v = unpack(fromHex(h));
+    expect(typeof v.type).toBe('number');
+    expect(v.data).toBeInstanceOf(Uint8Array);
+    expect(hex(pack(v))).toBe(h);
+    expect(hex(pack([v, { v }]))).toBe('92' + h + '81a176' + h);
+  });
+  test('type and data', () => {
+    const v = unpack(fromHex('c7057f0102030405'));
+    expect(v.type).toBe(127);
+    expect(hex(v.data)).toBe('0102030405');
+    expect(unpack(fromHex('d58001ff')).type).toBe(-128);
+  });
+});
+
+describe('options', () => {
+  const cases = {
+    'cf0020000000000001': { number: 9007199254740992, bigint: 9007199254740993n, string: '9007199254740993', auto: 9007199254740993n },
+    'cf0020000000000000': { number: 9007199254740992, bigint: 9007199254740992n, string: '9007199254740992', auto: 9007199254740992 },
+    'd3ffdfffffffffffff': { number: -9007199254740992, bigint: -9007199254740993n, string: '-9007199254740993', auto: -9007199254740993n },
+    'd3ffe0000000000000': { number: -9007199254740992, bigint: -9007199254740992n, string: '-9007199254740992', auto: -9007199254740992 },
+    'cf0000000000000005': { number: 5, bigint: 5n, string: '5', auto: 5 },
+    'd3fffffffffffffffb': { number: -5, bigint: -5n, string: '-5', auto: -5 },
+    'cfffffffffffffffff': { number: 18446744073709551616, bigint: 18446744073709551615n, string: '18446744073709551615', auto: 18446744073709551615n },
+    'd38000000000000000': { number: -9223372036854775808, bigint: -9223372036854775808n, string: '-9223372036854775808', auto: -9223372036854775808n },
+  };
+  test.each(['number', 'bigint', 'string', 'auto'])('int64AsType: %s', (mode) => {
+    const u = new Unpackr({ int64AsType: mode });
+    for (const [h, want] of Object.entries(cases)) {
+      expect(u.unpack(fromHex(h)), h).toBe(want[mode]);
+      expect(u.unpack(fromHex('92' + h + '01')), h).toEqual([want[mode], 1]);
+      expect(u.unpack(fromHex('81a178' + h)).x, h).toBe(want[mode]);
+    }
+    // other integer widths are always numbers
+    expect(u.unpack(fromHex('93ceffffffffd280000000cc80'))).toEqual([4294967295, -2147483648, 128]);
+  });
+
+  test('mapsAsObjects: false gives Maps at every level', () => {
+    const u = new Unpackr({ mapsAsObjects: false });
+    const m = u.unpack(fromHex('82a16181a162c3' + '01' + '80'));
+    expect(m).toBeInstanceOf(Map);
+    expect([...m.keys()]).toEqual(['a', 1]);
+    expect(m.get('a')).toEqual(new Map([['b', true]]));
+    expect(m.get(1)).toEqual(new Map());
+    expect(u.unpack(fromHex('9180'))[0]).toBeInstanceOf(Map);
+    // the default: string keys -> object, any other key -> Map
+    const d = unpack(fromHex('82a16181a162c3' + '01' + '80'));
+    expect(d).toBeInstanceOf(Map);
+    expect(d.get('a')).toEqual({ b: true });
+    expect(d.get(1)).toEqual({});
+    expect(unpack(fromHex('81a16101'))).toEqual({ a: 1 });
+    expect(unpack(fromHex('81c001'))).toEqual(new Map([[null, 1]]));
+    expect(unpack(fromHex('8191010a'))).toBeInstanceOf(Map);
+  });
+
+  test('useFloat32: ALWAYS writes ca', () => {
+    const p = new Packr({ useFloat32: FLOAT32_OPTIONS.ALWAYS });
+    expect(hex(p.pack(1.5))).toBe('ca3fc00000');
+    expect(hex(p.pack({ f: 0.25 }))).toBe('81a166ca3e800000');
+    expect(hex(new Packr({ useFloat32: FLOAT32_OPTIONS.NEVER }).pack(1.5))).toBe('cb3ff8000000000000');
+    expect(hex(new Packr().pack(1.5))).toBe('cb3ff8000000000000');
+  });
+
+  test('maxDepth option', () => {
+    expect(new Unpackr({ maxDepth: 2 }).unpack(fromHex('9191c0'))).toEqual([[null]]);
+    expect(() => new Unpackr({ maxDepth: 2 }).unpack(fromHex('919191c0'))).toThrow(DecodeError);
+  });
+});
+
+describe('invalid UTF-8 decodes like TextDecoder (U+FFFD replacement)', () => {
+  const td = new TextDecoder();
+  const strHeader = (n) => (n < 32 ? hex([0xa0 | n]) : n < 256 ? 'd9' + hex([n]) : 'da' + hex([n >> 8, n & 255]));
+  const samples = {
+    'c3 28': 'c328', 'overlong c0 80': 'c080', 'overlong e0 80 80': 'e08080', 'overlong f0 80 80 80': 'f0808080',
+    'surrogate ed a0 80': 'eda080', 'surrogate pair as two': 'eda0bdedb2a9', 'truncated f0 9f 8d': 'f09f8d',
+    'truncated then ascii': 'f09f8d41', 'truncated e2 82': 'e282', '> U+10FFFF f4 90 80 80': 'f4908080',
+    'f5..ff': 'f5f8fcfeff', 'lone continuation 80': '80', 'continuations bf 80 bf': 'bf80bf',
+    'mixed with valid': '61c3a962e282ac63f09f8dba64ff65', 'valid then cut': '61e282ace2', 'c2 at end': '6161c2',
+  };
+  test.each(Object.entries(samples))('%s', (_, h) => {
+    const b = fromHex(h);
+    const want = td.decode(b);
+    expect(want).toContain('\ufffd');
+    expect(unpack(fromHex(strHeader(b.length) + h))).toBe(want);
+    // as a map key (objects), and in Maps
+    expect(Object.keys(unpack(fromHex('81' + strHeader(b.length) + h + '01')))).toEqual([want]);
+    expect(unpack(fromHex('82' + strHeader(b.length) + h + '01' + '02' + '03')).get(want)).toBe(1);
+    // long strings (a different code path in many decoders), invalid byte in the middle and at the end
+    const long = concat(utf8('x'.repeat(100)), b, utf8('é'.repeat(50)), b);
+    const longWant = td.decode(long);
+    expect(unpack(concat(fromHex(strHeader(long.length)), long))).toBe(longWant);
+    const ascii = concat(utf8('k'.repeat(70)), b);
+    expect(Object.keys(unpack(concat(fromHex('81' + strHeader(ascii.length)), ascii, [1])))).toEqual([td.decode(ascii)]);
+    // twice: the second decode may hit the interned key
+    expect(Object.keys(unpack(fromHex('81' + strHeader(b.length) + h + '01')))).toEqual([want]);
+  });
+  test('valid multibyte strings of many lengths', () => {
+    const rand = rng(99);
+    const alphabet = ['a', 'é', '€', '🍺', '\u0000', '\uffff', 'ÿ', '\u07ff', '\u0800', '\u{10ffff}'];
+    for (let i = 0; i < 400; i++) {
+      let s = '';
+      const n = Math.floor(rand() * (i < 300 ? 40 : 400));
+      for (let j = 0; j < n; j++) s += alphabet[Math.floor(rand() * alphabet.length)];
+      const b = utf8(s);
+      const bytes = concat(fromHex(strHeader(b.length)), b);
+      expect(unpack(bytes)).toBe(s);
+      expect(hex(pack(s))).toBe(hex(bytes));
+    }
+  });
+});

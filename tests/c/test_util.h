@@ -1,0 +1,319 @@
+/*
+ * test_util.h: tiny shared helpers for the native C unit tests (header only, no framework).
+ *
+ * A test binary groups its checks into cases (tu_case / tu_end). A case passes when none of its
+ * checks failed. tu_finish() prints the closing line "N passed, M failed" and returns the exit
+ * status. Failing checks print file:line, the case name and a message to stderr.
+ *
+ * Also here: hex parsing, a decode harness that sizes every buffer from the public bounds and
+ * copies the input into an exact-size heap block (so ASan sees any over-read), an encode-tape
+ * builder, a byte-buffer builder and a fork-isolated runner for cases that may crash.
+ */
+#ifndef WP_TEST_UTIL_H
+#define WP_TEST_UTIL_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "wirepack.h"
+#include "wp_internal.h"
+
+/* ------------------------------------------------------------------ cases and checks */
+
+static unsigned tu_passed, tu_failed, tu_case_fails, tu_in_case;
+static char tu_case_name[160];
+
+static inline void tu_case(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tu_case_name, sizeof tu_case_name, fmt, ap);
+    va_end(ap);
+    tu_case_fails = 0;
+    tu_in_case = 1;
+}
+
+static inline void tu_end(void) {
+    if (!tu_in_case) return;
+    if (tu_case_fails) tu_failed++;
+    else tu_passed++;
+    tu_in_case = 0;
+}
+
+static inline int tu_check(int ok, const char *file, int line, const char *expr, const char *fmt, ...) {
+    if (ok) return 1;
+    tu_case_fails++;
+    if (!tu_in_case) { tu_failed++; }
+    fprintf(stderr, "FAIL %s:%d [%s] %s", file, line, tu_in_case ? tu_case_name : "-", expr);
+    if (fmt && *fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        fputs(": ", stderr);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+    }
+    fputc('\n', stderr);
+    return 0;
+}
+
+/* CHECK(cond) or CHECK(cond, "fmt", args...); evaluates to 1 when cond holds. */
+#define CHECK(cond, ...) tu_check(!!(cond), __FILE__, __LINE__, #cond, "" __VA_ARGS__)
+#define CHECK_EQ_U(a, b) do { unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
+    tu_check(a_ == b_, __FILE__, __LINE__, #a " == " #b, "got %llu (0x%llx), want %llu (0x%llx)", a_, a_, b_, b_); } while (0)
+#define CHECK_EQ_I(a, b) do { long long a_ = (long long)(a), b_ = (long long)(b); \
+    tu_check(a_ == b_, __FILE__, __LINE__, #a " == " #b, "got %lld, want %lld", a_, b_); } while (0)
+#define CHECK_ERR(got, want) do { wp_err g_ = (got), w_ = (want); \
+    tu_check(g_ == w_, __FILE__, __LINE__, #got " == " #want, "got %s (%d), want %s (%d)", \
+             wp_err_name(g_), (int)g_, wp_err_name(w_), (int)w_); } while (0)
+
+static inline int tu_finish(void) {
+    tu_end();
+    printf("%u passed, %u failed\n", tu_passed, tu_failed);
+    return tu_failed ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ byte buffers and hex */
+
+typedef struct tu_buf {
+    uint8_t *p;
+    uint32_t len, cap;
+} tu_buf;
+
+static inline void tu_buf_reserve(tu_buf *b, uint32_t extra) {
+    if (b->len + extra <= b->cap) return;
+    uint32_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra) cap *= 2;
+    b->p = (uint8_t *)realloc(b->p, cap);
+    if (!b->p) { perror("realloc"); exit(2); }
+    b->cap = cap;
+}
+static inline void tu_buf_u8(tu_buf *b, uint32_t v) { tu_buf_reserve(b, 1); b->p[b->len++] = (uint8_t)v; }
+static inline void tu_buf_bytes(tu_buf *b, const void *s, uint32_t n) {
+    tu_buf_reserve(b, n);
+    if (n) memcpy(b->p + b->len, s, n);
+    b->len += n;
+}
+static inline void tu_buf_be(tu_buf *b, uint64_t v, int nbytes) {
+    for (int i = nbytes - 1; i >= 0; i--) tu_buf_u8(b, (uint32_t)(v >> (8 * i)));
+}
+static inline void tu_buf_free(tu_buf *b) { free(b->p); b->p = 0; b->len = b->cap = 0; }
+
+static inline int tu_hexval(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Append the bytes of a hex string (spaces ignored) to b. */
+static inline void tu_buf_hex(tu_buf *b, const char *hex) {
+    int hi = -1;
+    for (const char *s = hex; *s; s++) {
+        int v = tu_hexval((unsigned char)*s);
+        if (v < 0) {
+            if (*s != ' ' && *s != '\n' && *s != '_') { fprintf(stderr, "bad hex: %s\n", hex); exit(2); }
+            continue;
+        }
+        if (hi < 0) hi = v;
+        else { tu_buf_u8(b, (uint32_t)(hi << 4 | v)); hi = -1; }
+    }
+    if (hi >= 0) { fprintf(stderr, "odd hex: %s\n", hex); exit(2); }
+}
+
+static inline void tu_fprint_hex(FILE *f, const uint8_t *p, uint32_t n, uint32_t max) {
+    for (uint32_t i = 0; i < n && i < max; i++) fprintf(f, "%02x", p[i]);
+    if (n > max) fprintf(f, "...(%u bytes)", n);
+}
+
+/* Check that got[0..gn) equals want[0..wn), printing both (and the first difference) if not. */
+#define CHECK_BYTES(got, gn, want, wn) tu_check_bytes(__FILE__, __LINE__, (got), (gn), (want), (wn))
+static inline int tu_check_bytes(const char *file, int line, const uint8_t *got, uint32_t gn,
+                          const uint8_t *want, uint32_t wn) {
+    uint32_t i = 0;
+    while (i < gn && i < wn && got[i] == want[i]) i++;
+    if (i == gn && i == wn) return 1;
+    tu_check(0, file, line, "bytes equal", "lengths got %u want %u, first difference at %u", gn, wn, i);
+    uint32_t from = i > 8 ? i - 8 : 0;
+    fprintf(stderr, "  got  [%u..]: ", from);
+    tu_fprint_hex(stderr, got + (from < gn ? from : gn), gn > from ? gn - from : 0, 40);
+    fprintf(stderr, "\n  want [%u..]: ", from);
+    tu_fprint_hex(stderr, want + (from < wn ? from : wn), wn > from ? wn - from : 0, 40);
+    fputc('\n', stderr);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ decode harness */
+
+typedef struct tu_dec {
+    wp_decoder d;
+    uint8_t *in;        /* exact-size copy of the input */
+    uint64_t *tape64;   /* 8-byte aligned tape storage */
+    wp_err rc;
+} tu_dec;
+
+/* Decode in[0..len) with buffers sized by the public bounds. Free with tu_dec_free. */
+static inline wp_err tu_decode_ex(tu_dec *x, wp_tables *t, const uint8_t *in, uint32_t len, uint32_t flags,
+                           uint32_t max_depth) {
+    memset(x, 0, sizeof *x);
+    x->in = (uint8_t *)malloc(len ? len : 1);
+    if (len) memcpy(x->in, in, len);
+    uint32_t tw = wp_decode_tape_words(len);
+    x->tape64 = (uint64_t *)malloc(((size_t)tw + 1) / 2 * 8);
+    uint32_t sw = wp_decode_stack_words(max_depth, len);
+    wp_decoder *d = &x->d;
+    d->in = x->in;
+    d->len = len;
+    d->flags = flags;
+    d->max_depth = max_depth;
+    d->tape = (uint32_t *)(void *)x->tape64;
+    d->tape_cap = tw;
+    d->ascii = (uint8_t *)malloc(len ? len : 1);
+    d->ascii_cap = len;
+    d->utf16 = (uint16_t *)malloc(len ? 2u * len : 2);
+    d->utf16_cap = len;
+    d->stack = (uint32_t *)malloc((size_t)sw * 4);
+    d->stack_cap = sw;
+    if (!x->in || !x->tape64 || !d->ascii || !d->utf16 || !d->stack) { perror("malloc"); exit(2); }
+    x->rc = wp_msgpack_decode(d, t);
+    return x->rc;
+}
+
+static inline wp_err tu_decode(tu_dec *x, wp_tables *t, const uint8_t *in, uint32_t len, uint32_t flags) {
+    return tu_decode_ex(x, t, in, len, flags, 0);
+}
+
+static inline void tu_dec_free(tu_dec *x) {
+    free(x->in);
+    free(x->tape64);
+    free(x->d.ascii);
+    free(x->d.utf16);
+    free(x->d.stack);
+    memset(x, 0, sizeof *x);
+}
+
+/* The f64 of a tape entry whose tag word is at index i (at the next aligned word pair). */
+static inline double tu_tape_f64_at(const uint32_t *w, uint32_t i) {
+    uint32_t at = (i + 2) & ~1u;
+    double v;
+    memcpy(&v, &w[at], 8);
+    return v;
+}
+static inline uint32_t tu_tag(uint32_t word) { return word & 0xffu; }
+static inline uint32_t tu_pay(uint32_t word) { return word >> 8; }
+static inline int32_t tu_spay(uint32_t word) { return (int32_t)word >> 8; } /* signed 24-bit payload */
+
+static inline int tu_same_f64(double a, double b) {
+    if (a != a && b != b) return 1;
+    uint64_t x, y;
+    memcpy(&x, &a, 8);
+    memcpy(&y, &b, 8);
+    return x == y;
+}
+
+/* ------------------------------------------------------------------ encode tape builder */
+
+typedef struct tu_etape {
+    uint32_t *w;
+    uint32_t len, cap;
+} tu_etape;
+
+static inline void tu_et_word(tu_etape *t, uint32_t v) {
+    if (t->len == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 64;
+        t->w = (uint32_t *)realloc(t->w, (size_t)t->cap * 4);
+        if (!t->w) { perror("realloc"); exit(2); }
+    }
+    t->w[t->len++] = v;
+}
+static inline void tu_et_tag(tu_etape *t, uint32_t tag, uint32_t payload) { tu_et_word(t, tag | (payload << 8)); }
+/* A tag with a length payload, escaping lengths >= WP_LEN_ESCAPE into the next word. */
+static inline void tu_et_len(tu_etape *t, uint32_t tag, uint32_t n) {
+    if (n < WP_LEN_ESCAPE) tu_et_tag(t, tag, n);
+    else { tu_et_tag(t, tag, WP_LEN_ESCAPE); tu_et_word(t, n); }
+}
+static inline void tu_et_bytes(tu_etape *t, const void *s, uint32_t n) {
+    uint32_t words = (n + 3) / 4;
+    uint32_t at = t->len;
+    for (uint32_t i = 0; i < words; i++) tu_et_word(t, 0);
+    if (n) memcpy(&t->w[at], s, n);
+}
+static inline void tu_et_int(tu_etape *t, int32_t v) { tu_et_tag(t, WP_E_INT, 0); tu_et_word(t, (uint32_t)v); }
+static inline void tu_et_uint(tu_etape *t, uint32_t v) { tu_et_tag(t, WP_E_UINT, 0); tu_et_word(t, v); }
+static inline void tu_et_64(tu_etape *t, uint32_t tag, uint64_t v) {
+    tu_et_tag(t, tag, 0); tu_et_word(t, (uint32_t)v); tu_et_word(t, (uint32_t)(v >> 32));
+}
+static inline void tu_et_f64(tu_etape *t, double d) {
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    tu_et_tag(t, WP_E_F64, 0);
+    if (t->len & 1u) tu_et_word(t, 0xdeadbeefu); /* pad to the next even word (content ignored) */
+    tu_et_word(t, (uint32_t)b);
+    tu_et_word(t, (uint32_t)(b >> 32));
+}
+static inline void tu_et_f32(tu_etape *t, float f) {
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    tu_et_tag(t, WP_E_F32, 0);
+    tu_et_word(t, b);
+}
+/* STR, BIN, RAW */
+static inline void tu_et_blob(tu_etape *t, uint32_t tag, const void *s, uint32_t n) { tu_et_len(t, tag, n); tu_et_bytes(t, s, n); }
+static inline void tu_et_ext(tu_etape *t, uint32_t type, const void *s, uint32_t n) {
+    tu_et_tag(t, WP_E_EXT, type & 0xffu); tu_et_word(t, n); tu_et_bytes(t, s, n);
+}
+static inline void tu_et_date(tu_etape *t, int64_t sec, uint32_t nsec) {
+    tu_et_tag(t, WP_E_DATE, 0);
+    tu_et_word(t, (uint32_t)(uint64_t)sec);
+    tu_et_word(t, (uint32_t)((uint64_t)sec >> 32));
+    tu_et_word(t, nsec);
+}
+static inline void tu_et_free(tu_etape *t) { free(t->w); t->w = 0; t->len = t->cap = 0; }
+
+/* Encode a tape into a fresh exact-size buffer of wp_encode_out_bound bytes. */
+static inline wp_err tu_encode(const tu_etape *t, tu_buf *out, wp_encoder *e) {
+    uint32_t cap = wp_encode_out_bound(t->len);
+    uint8_t *p = (uint8_t *)malloc(cap ? cap : 1);
+    memset(e, 0, sizeof *e);
+    e->tape = t->w;
+    e->tape_len = t->len;
+    e->out = p;
+    e->out_cap = cap;
+    wp_err rc = wp_msgpack_encode(e);
+    out->len = 0;
+    tu_buf_bytes(out, p, e->out_len);
+    free(p);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ fork isolation */
+
+/* Run fn(arg) in a child process; returns 1 when it exited 0, else 0 (crash, sanitizer report or
+ * non-zero exit). Used for known memory-safety bugs so one crash does not hide every later case. */
+static inline int tu_run_isolated(int (*fn)(void *), void *arg) {
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) { perror("fork"); return 0; }
+    if (pid == 0) _exit(fn(arg) ? 0 : 1);
+    int st = 0;
+    if (waitpid(pid, &st, 0) != pid) return 0;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* ------------------------------------------------------------------ deterministic PRNG */
+
+typedef struct tu_rng { uint64_t s; } tu_rng;
+static inline uint64_t tu_rand(tu_rng *r) { /* splitmix64 */
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static inline uint32_t tu_below(tu_rng *r, uint32_t n) { return n ? (uint32_t)(tu_rand(r) % n) : 0; }
+
+#endif /* WP_TEST_UTIL_H */

@@ -1,0 +1,185 @@
+// Prototype safety: '__proto__', 'constructor' and 'prototype' keys are plain own data properties,
+// never setters into the prototype chain, on the first decode and on later (cached-shape) decodes.
+import { describe, test, expect, afterEach } from 'vitest';
+import { pack, unpack, Unpackr } from 'wirepack';
+import { hex, fromHex, utf8 } from './helpers/bytes.js';
+
+const str = (s) => {
+  const b = utf8(s);
+  if (b.length > 31) throw new Error('fixstr only');
+  return hex([0xa0 | b.length]) + hex(b);
+};
+const POLLUTED = '81' + str('polluted') + 'c3'; // {polluted: true}
+const PROTO_MSG = fromHex('81' + str('__proto__') + POLLUTED); // {__proto__: {polluted: true}}
+
+afterEach(() => {
+  // nothing may leak into Object.prototype
+  expect({}.polluted).toBe(undefined);
+  expect(Object.prototype.hasOwnProperty('polluted')).toBe(false);
+  expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+  expect({}.constructor).toBe(Object);
+});
+
+function expectOwnData(obj, key, checkValue) {
+  expect(Object.getPrototypeOf(obj)).toBe(Object.prototype);
+  expect(Object.prototype.hasOwnProperty.call(obj, key)).toBe(true);
+  expect(Object.prototype.propertyIsEnumerable.call(obj, key)).toBe(true);
+  const d = Object.getOwnPropertyDescriptor(obj, key);
+  expect('value' in d).toBe(true); // a data property, not an accessor
+  expect(d.get).toBe(undefined);
+  expect(d.writable && d.configurable && d.enumerable).toBe(true);
+  checkValue(d.value);
+}
+const isPolluted = (v) => {
+  expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+  expect(Object.keys(v)).toEqual(['polluted']);
+  expect(v.polluted).toBe(true);
+};
+
+test('the test message is what it says', () => {
+  expect(hex(PROTO_MSG)).toBe('81a95f5f70726f746f5f5f81a8706f6c6c75746564c3');
+});
+
+describe.each([1, 2, 3])('decode #%s (later ones hit cached keys and shapes)', () => {
+  test('top-level __proto__ key', () => {
+    const r = unpack(PROTO_MSG);
+    expectOwnData(r, '__proto__', isPolluted);
+    expect(r.polluted).toBe(undefined);
+    expect(Object.keys(r)).toEqual(['__proto__']);
+    expect(JSON.stringify(r)).toBe('{"__proto__":{"polluted":true}}');
+  });
+
+  test('nested __proto__ key, in maps and arrays', () => {
+    const r = unpack(fromHex('82' + str('a') + '01' + str('b') + '92c0' + '81' + str('__proto__') + POLLUTED));
+    expect(r.a).toBe(1);
+    expect(r.b[0]).toBe(null);
+    expectOwnData(r.b[1], '__proto__', isPolluted);
+    expect(r.b[1].polluted).toBe(undefined);
+    const deep = unpack(fromHex('81' + str('x') + '81' + str('y') + '81' + str('__proto__') + POLLUTED));
+    expectOwnData(deep.x.y, '__proto__', isPolluted);
+  });
+
+  test('__proto__ with a non-object value and next to other keys', () => {
+    const r = unpack(fromHex('83' + str('a') + '01' + str('__proto__') + '91c3' + str('z') + 'a0'));
+    expect(Object.keys(r)).toEqual(['a', '__proto__', 'z']);
+    expectOwnData(r, '__proto__', (v) => expect(v).toEqual([true]));
+    expect(r.a).toBe(1);
+    expect(r.z).toBe('');
+    expect(Array.isArray(r)).toBe(false);
+    const n = unpack(fromHex('81' + str('__proto__') + 'c0'));
+    expectOwnData(n, '__proto__', (v) => expect(v).toBe(null));
+  });
+
+  test("'constructor' and 'prototype' keys", () => {
+    const r = unpack(fromHex('82' + str('constructor') + '81' + str('prototype') + POLLUTED + str('prototype') + POLLUTED));
+    expectOwnData(r, 'constructor', (v) => expectOwnData(v, 'prototype', isPolluted));
+    expectOwnData(r, 'prototype', isPolluted);
+    expect(Object.keys(r)).toEqual(['constructor', 'prototype']);
+    const c = unpack(fromHex('81' + str('constructor') + '01'));
+    expectOwnData(c, 'constructor', (v) => expect(v).toBe(1));
+  });
+
+  test('a map of 20 keys including __proto__', () => {
+    const keys = Array.from({ length: 19 }, (_, i) => 'key' + i);
+    keys.splice(10, 0, '__proto__');
+    let h = 'de0014';
+    keys.forEach((k, i) => { h += str(k) + (k === '__proto__' ? POLLUTED : hex([i])); });
+    const r = unpack(fromHex(h));
+    expect(Object.keys(r)).toEqual(keys);
+    expectOwnData(r, '__proto__', isPolluted);
+    keys.forEach((k, i) => { if (k !== '__proto__') expect(r[k]).toBe(i); });
+    expect(r.polluted).toBe(undefined);
+    // the same keys again in a different order
+    const rev = [...keys].reverse();
+    let h2 = 'de0014';
+    rev.forEach((k) => { h2 += str(k) + (k === '__proto__' ? POLLUTED : 'c0'); });
+    const r2 = unpack(fromHex(h2));
+    expect(Object.keys(r2)).toEqual(rev);
+    expectOwnData(r2, '__proto__', isPolluted);
+  });
+
+  test('an array of many same-shape objects with __proto__ (shape reuse within one message)', () => {
+    const one = '82' + str('id') + '07' + str('__proto__') + POLLUTED;
+    const r = unpack(fromHex('dc0020' + one.repeat(32)));
+    expect(r.length).toBe(32);
+    for (const o of r) {
+      expectOwnData(o, '__proto__', isPolluted);
+      expect(o.id).toBe(7);
+      expect(o.polluted).toBe(undefined);
+    }
+    expect(r[0].__proto__).not.toBe(r[1].__proto__); // separate objects
+  });
+
+  test('next to a long key (> 64 bytes: not interned)', () => {
+    const long = 'L'.repeat(80);
+    const r = unpack(fromHex('82' + 'd950' + hex(utf8(long)) + '01' + str('__proto__') + POLLUTED));
+    expect(Object.keys(r)).toEqual([long, '__proto__']);
+    expectOwnData(r, '__proto__', isPolluted);
+    const r2 = unpack(fromHex('82' + str('__proto__') + POLLUTED + 'd950' + hex(utf8(long)) + '01'));
+    expectOwnData(r2, '__proto__', isPolluted);
+    expect(r2[long]).toBe(1);
+  });
+
+  test('in a map of 300 keys (too many for one shape)', () => {
+    const keys = Array.from({ length: 299 }, (_, i) => 'k' + i);
+    keys.splice(150, 0, '__proto__');
+    let h = 'de012c';
+    keys.forEach((k) => { h += str(k) + (k === '__proto__' ? POLLUTED : 'c3'); });
+    const r = unpack(fromHex(h));
+    expect(Object.keys(r)).toEqual(keys);
+    expectOwnData(r, '__proto__', isPolluted);
+    expect(r.k0).toBe(true);
+  });
+
+  test('deep inside a deeply nested message (> 400 levels)', () => {
+    const depth = 600;
+    const r = unpack(fromHex('91'.repeat(depth) + '82' + str('__proto__') + POLLUTED + str('a') + '01'));
+    let o = r;
+    for (let i = 0; i < depth; i++) o = o[0];
+    expectOwnData(o, '__proto__', isPolluted);
+    expect(o.a).toBe(1);
+    const m = unpack(fromHex('91'.repeat(depth) + '82' + str('__proto__') + POLLUTED + 'd950' + hex(utf8('L'.repeat(80))) + '01'));
+    let p = m;
+    for (let i = 0; i < depth; i++) p = p[0];
+    expectOwnData(p, '__proto__', isPolluted);
+  });
+
+  test('mapsAsObjects: false gives a Map with the key', () => {
+    const u = new Unpackr({ mapsAsObjects: false });
+    const m = u.unpack(PROTO_MSG);
+    expect(m).toBeInstanceOf(Map);
+    expect([...m.keys()]).toEqual(['__proto__']);
+    const inner = m.get('__proto__');
+    expect(inner).toBeInstanceOf(Map);
+    expect(inner.get('polluted')).toBe(true);
+    expect(m.polluted).toBe(undefined);
+  });
+
+  test('a map with a non-string key and __proto__ becomes a Map', () => {
+    const m = unpack(fromHex('82' + '01' + '02' + str('__proto__') + POLLUTED));
+    expect(m).toBeInstanceOf(Map);
+    expect(m.get(1)).toBe(2);
+    isPolluted(m.get('__proto__'));
+  });
+});
+
+describe('packing an own __proto__ property', () => {
+  test('JSON.parse object round-trips with no data loss', () => {
+    const src = JSON.parse('{"__proto__":1}');
+    expect(Object.keys(src)).toEqual(['__proto__']);
+    const b = pack(src);
+    expect(hex(b)).toBe('81' + str('__proto__') + '01');
+    for (let i = 0; i < 2; i++) {
+      const r = unpack(b);
+      expectOwnData(r, '__proto__', (v) => expect(v).toBe(1));
+    }
+  });
+  test('nested and with object value', () => {
+    const src = JSON.parse('{"a":[{"__proto__":{"polluted":true},"b":2}],"constructor":{"prototype":{"polluted":true}}}');
+    const r = unpack(pack(src));
+    expect(JSON.stringify(r)).toBe(JSON.stringify(src));
+    expectOwnData(r.a[0], '__proto__', isPolluted);
+    expect(r.a[0].b).toBe(2);
+    expectOwnData(r, 'constructor', (v) => expectOwnData(v, 'prototype', isPolluted));
+  });
+});
