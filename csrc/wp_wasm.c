@@ -2,11 +2,9 @@
  * wp_wasm.c: every WebAssembly export, declared in this one place, and the per-call bump
  * arena in linear memory. Natively this file is empty: hosts call the wp_* API directly.
  *
- * Arena layout for a decode call (from the heap base, grown on demand, reused by every call):
- *   [input len] [tape 2*len+8 words] [ascii len] [utf16 len units] [stack]
- * For an encode call:
- *   [encode tape, written by the host] [output]
- * Results are left in a static array (wpw_result) that the host reads after each call.
+ * The arena starts at the heap base, grows on demand and is reused by every call. The host puts
+ * the input (decode) or the encode tape at the base, then makes one call, which lays out the
+ * rest after it. Results are left in a static array (wpw_result) that the host reads.
  */
 #ifdef __wasm__
 #include "wp_internal.h"
@@ -47,7 +45,12 @@ WP_EXPORT("wpw_layout") uint32_t *wpw_layout(void) {
     return g_layout;
 }
 
-WP_EXPORT("wpw_tables_reset") void wpw_tables_reset(void) { wp_tables_reset(&g_tables); }
+static uint32_t g_generation; /* bumped whenever the tables are emptied */
+
+WP_EXPORT("wpw_tables_reset") void wpw_tables_reset(void) {
+    wp_tables_reset(&g_tables);
+    g_generation++;
+}
 WP_EXPORT("wpw_tables_fill") uint32_t wpw_tables_fill(void) {
     /* the fuller of the two tables, in 1/1024ths */
     uint32_t k = g_tables.nkeys * 1024u / WP_MAX_KEYS;
@@ -60,10 +63,33 @@ WP_EXPORT("wpw_tables_fill") uint32_t wpw_tables_fill(void) {
     return k;
 }
 
-/* Lay out the arena for decoding len bytes; returns where the host copies the input, or 0
- * when memory cannot grow that far. */
-WP_EXPORT("wpw_decode_begin") uint32_t wpw_decode_begin(uint32_t len, uint32_t max_depth) {
+/* Make the arena (from its base) at least `bytes` long; returns the base, or 0 when memory
+ * cannot grow that far. The host copies decode input to the base, or writes an encode tape
+ * there, after making room with this call (only needed when the arena it saw is too short). */
+WP_EXPORT("wpw_reserve") uint32_t wpw_reserve(uint32_t bytes) {
+    uint64_t base = wp_arena_base();
+    if (!wp_arena_reach(base + (uint64_t)bytes)) return 0;
+    return (uint32_t)base;
+}
+
+/* Bytes available from the arena base to the end of memory now. */
+WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
+    uint64_t have = (uint64_t)__builtin_wasm_memory_size(0) * 65536u;
+    return (uint32_t)(have - wp_arena_base());
+}
+
+/* Decode the len input bytes at the arena base. Lays out the rest of the arena after them:
+ *   [input len] [tape 2*len+8 words] [ascii len] [utf16 len units] [stack]
+ * Tables fuller than `reset_fill` (1/1024ths) are emptied first; the generation in the results
+ * changes when that happens, so the host drops its mirror too.
+ * Results: wpw_result()
+ *   [0] tape ptr [1] tape words [2] ascii ptr [3] ascii bytes [4] utf16 ptr [5] utf16 units
+ *   [6] end offset [7] values [8] keys before [9] keys now [10] shapes before [11] shapes now
+ *   [12] error code [13] error offset [14] deepest nesting [15] table generation */
+WP_EXPORT("wpw_decode") uint32_t wpw_decode(uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
     if (max_depth == 0) max_depth = WP_DEFAULT_MAX_DEPTH;
+    if (wpw_tables_fill() > reset_fill) wpw_tables_reset();
+    g_res[15] = g_generation;
     uint64_t in = wp_arena_base();
     uint64_t tape = wp_align(in + len, 8);
     uint64_t tape_words = wp_decode_tape_words(len);
@@ -72,7 +98,12 @@ WP_EXPORT("wpw_decode_begin") uint32_t wpw_decode_begin(uint32_t len, uint32_t m
     uint64_t stack = wp_align(utf16 + 2ull * len, 8);
     uint64_t stack_words = wp_decode_stack_words(max_depth, len);
     uint64_t end = stack + stack_words * 4u;
-    if (!wp_arena_reach(end)) return 0;
+    if (!wp_arena_reach(end)) {
+        g_res[7] = 0;
+        g_res[12] = WP_ERR_LIMIT;
+        g_res[13] = 0;
+        return WP_ERR_LIMIT;
+    }
     g_dec.in = (const uint8_t *)(uintptr_t)in;
     g_dec.len = len;
     g_dec.max_depth = max_depth;
@@ -84,14 +115,6 @@ WP_EXPORT("wpw_decode_begin") uint32_t wpw_decode_begin(uint32_t len, uint32_t m
     g_dec.utf16_cap = len;
     g_dec.stack = (uint32_t *)(uintptr_t)stack;
     g_dec.stack_cap = (uint32_t)stack_words;
-    return (uint32_t)in;
-}
-
-/* Decode the input placed by wpw_decode_begin. Results: wpw_result()
- *   [0] tape ptr [1] tape words [2] ascii ptr [3] ascii bytes [4] utf16 ptr [5] utf16 units
- *   [6] end offset [7] values [8] keys before [9] keys now [10] shapes before [11] shapes now
- *   [12] error code [13] error offset [14] deepest nesting */
-WP_EXPORT("wpw_decode") uint32_t wpw_decode(uint32_t flags) {
     g_dec.flags = flags;
     wp_err e = wp_msgpack_decode(&g_dec, &g_tables);
     g_res[0] = (uint32_t)(uintptr_t)g_dec.tape;
@@ -110,13 +133,6 @@ WP_EXPORT("wpw_decode") uint32_t wpw_decode(uint32_t flags) {
     g_res[13] = g_dec.err.offset;
     g_res[14] = g_dec.depth_seen;
     return (uint32_t)e;
-}
-
-/* Make room for an encode tape of `words` words at the arena base; returns its address or 0. */
-WP_EXPORT("wpw_encode_reserve") uint32_t wpw_encode_reserve(uint32_t words) {
-    uint64_t tape = wp_arena_base();
-    if (!wp_arena_reach(tape + (uint64_t)words * 4u)) return 0;
-    return (uint32_t)tape;
 }
 
 /* Encode the tape of `words` words at the arena base. Results: [0] out ptr [1] out bytes

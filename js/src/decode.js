@@ -498,18 +498,19 @@ function toBytes(src) {
  * @returns {number} C error code (0 = ok)
  */
 function runDecode(rt, bytes, flags, maxDepth) {
-  const x = rt.x;
-  if (x.wpw_tables_fill() > TABLE_RESET_FILL) {
-    x.wpw_tables_reset();
+  const len = bytes.length;
+  if (!rt.reserve(len)) throw new DecodeError('LIMIT', 0, 'Input too large for wasm memory');
+  rt.u8.set(bytes, rt.base);
+  const err = rt.x.wpw_decode(len, flags, maxDepth, TABLE_RESET_FILL);
+  rt.refresh();
+  const R = rt.u32, res = rt.res;
+  if (R[res + 15] !== rt.generation) {
+    // C emptied its tables before this call: drop the mirror too
+    rt.generation = R[res + 15];
     rt.keys = [];
     rt.shapes = [];
   }
-  const p = x.wpw_decode_begin(bytes.length, maxDepth);
-  if (p === 0) throw new DecodeError('LIMIT', 0, 'Input too large for wasm memory');
-  rt.refresh();
-  rt.u8.set(bytes, p);
-  const err = x.wpw_decode(flags);
-  if (err === 0 || rt.u32[rt.res + 7] > 0) syncTables(rt);
+  if (err === 0 || R[res + 7] > 0) syncTables(rt);
   return err;
 }
 

@@ -317,10 +317,8 @@ function emit(T) {
   const rt = runtime();
   const x = rt.x;
   const words = T.p;
-  const at = x.wpw_encode_reserve(words);
-  if (at === 0) throw new RangeError('wirepack: out of wasm memory');
-  rt.refresh();
-  rt.u32.set(T.u32.subarray(0, words), at >> 2);
+  if (!rt.reserve(words * 4)) throw new RangeError('wirepack: out of wasm memory');
+  rt.u32.set(T.u32.subarray(0, words), rt.base >> 2);
   const err = x.wpw_encode(words);
   rt.refresh();
   if (err !== 0) throw new Error(`wirepack: encoder failed (code ${err})`);

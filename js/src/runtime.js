@@ -13,9 +13,9 @@
  * @property {() => number} wpw_layout
  * @property {() => void} wpw_tables_reset
  * @property {() => number} wpw_tables_fill
- * @property {(len: number, maxDepth: number) => number} wpw_decode_begin
- * @property {(flags: number) => number} wpw_decode
- * @property {(words: number) => number} wpw_encode_reserve
+ * @property {(bytes: number) => number} wpw_reserve
+ * @property {() => number} wpw_arena_size
+ * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_decode
  * @property {(words: number) => number} wpw_encode
  */
 
@@ -45,11 +45,17 @@ export class Runtime {
     this.f64 = new Float64Array(0);
     /** @type {NodeBuf | null} Node Buffer over memory, for latin1/ucs2 string slices */
     this.nb = null;
+    const layout = this.x.wpw_layout() >> 2;
+    /** byte address of the per-call arena (input or encode tape go here) */
+    this.base = 0;
+    /** bytes from the arena base to the end of memory, as of the last refresh */
+    this.arena = 0;
     this.refresh();
+    const L = this.u32;
+    this.base = L[layout + 6];
+    this.arena = this.u8.length - this.base;
     /** word index of the result array */
     this.res = this.x.wpw_result() >> 2;
-    const layout = this.x.wpw_layout() >> 2;
-    const L = this.u32;
     this.keyOff = L[layout] >> 2;
     this.keyLen = L[layout + 1] >> 2;
     this.keyPool = L[layout + 2];
@@ -60,6 +66,20 @@ export class Runtime {
     this.keys = [];
     /** @type {import('./decode.js').Shape[]} interned shape id -> shape */
     this.shapes = [];
+    /** generation of the C tables that keys/shapes mirror */
+    this.generation = 0;
+  }
+
+  /**
+   * Make the arena at least `bytes` long (growing memory), refreshing the views.
+   * @param {number} bytes
+   * @returns {boolean} false when memory cannot grow that far
+   */
+  reserve(bytes) {
+    if (bytes <= this.arena) return true;
+    const ok = this.x.wpw_reserve(bytes) !== 0;
+    this.refresh();
+    return ok;
   }
 
   /**
@@ -77,6 +97,7 @@ export class Runtime {
       this.u32 = new Uint32Array(buf);
       this.f64 = new Float64Array(buf);
       this.nb = NodeBuffer ? /** @type {NodeBuf} */ (NodeBuffer.from(buf)) : null;
+      this.arena = buf.byteLength - this.base;
     }
   }
 }

@@ -1,0 +1,136 @@
+// Contender definitions shared by the suites.
+//
+// A contender is
+//   { id, role: 'subject' | 'peer' | 'reference', load: async () => ({ lib, info }), create(lib) }
+// where create(lib) is called once per input (fresh encoder/decoder state) and returns
+//   { encode(obj) -> bytes, decode(bytes) -> value, encodeLabel, decodeLabel }.
+// load() throwing means the contender is skipped for the whole run, with the message as reason.
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO_DIR, packageVersion } from './config.js';
+
+const WIREPACK_ENTRY = new URL('../../js/src/index.node.js', import.meta.url);
+
+let wirepackPromise = null;
+/** Imports wirepack once; rejects with a readable reason when js/src or the wasm is not there yet. */
+export function loadWirepack() {
+  if (!wirepackPromise) {
+    wirepackPromise = (async () => {
+      let lib;
+      try {
+        lib = await import(WIREPACK_ENTRY.href);
+      } catch (err) {
+        const msg = err && err.code === 'ERR_MODULE_NOT_FOUND' ? `module not found: ${err.message.split('\n')[0]}` : String(err && err.message ? err.message.split('\n')[0] : err);
+        throw new Error(`import('../js/src/index.node.js') failed: ${msg}`);
+      }
+      for (const name of ['pack', 'unpack']) {
+        if (typeof lib[name] !== 'function') throw new Error(`js/src/index.node.js does not export ${name}()`);
+      }
+      let version = null;
+      try {
+        version = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')).version;
+      } catch {
+        /* ignore */
+      }
+      let wasmBytes = null;
+      try {
+        wasmBytes = fs.statSync(path.join(REPO_DIR, 'build', 'wirepack.wasm')).size;
+      } catch {
+        /* ignore */
+      }
+      const info = `wirepack ${version ?? '?'} (js/src/index.node.js${wasmBytes ? `, build/wirepack.wasm ${wasmBytes} B` : ''})`;
+      return { lib, info };
+    })();
+  }
+  return wirepackPromise;
+}
+
+/** wirepack's plain free functions: pack/unpack. */
+export const wirepack = {
+  id: 'wirepack',
+  role: 'subject',
+  load: loadWirepack,
+  create: (lib) => {
+    const { pack, unpack } = lib;
+    return {
+      encode: (obj) => pack(obj),
+      decode: (buf) => unpack(buf),
+      encodeLabel: 'buf = require("wirepack").pack(obj);',
+      decodeLabel: 'obj = require("wirepack").unpack(buf);',
+    };
+  },
+};
+
+async function loadMsgpackr() {
+  const lib = await import('msgpackr');
+  const native = lib.isNativeAccelerationEnabled === true;
+  return { lib, info: `msgpackr ${packageVersion('msgpackr') ?? '?'} (isNativeAccelerationEnabled: ${native})`, native };
+}
+
+/** msgpackr's plain pack/unpack (default Packr, no records; native addon used when present). */
+export const msgpackr = {
+  id: 'msgpackr',
+  role: 'peer',
+  load: loadMsgpackr,
+  create: (lib) => {
+    const { pack, unpack } = lib;
+    return {
+      encode: (obj) => pack(obj),
+      decode: (buf) => unpack(buf),
+      encodeLabel: 'buf = require("msgpackr").pack(obj);',
+      decodeLabel: 'obj = require("msgpackr").unpack(buf);',
+    };
+  },
+};
+
+/**
+ * msgpackr with shared record structures (`new Packr({ structures: [] })`): not plain MessagePack,
+ * a reference row only. One Packr per input, the decode side uses the same instance (it holds the
+ * structures), as msgpackr's own benchmark does.
+ */
+export const msgpackrRecords = {
+  id: 'msgpackr-records',
+  role: 'reference',
+  load: loadMsgpackr,
+  create: (lib) => {
+    const packr = new lib.Packr({ structures: [] });
+    return {
+      encode: (obj) => packr.pack(obj),
+      decode: (buf) => packr.unpack(buf),
+      encodeLabel: 'msgpackr w/ shared structures: packr.pack(obj);',
+      decodeLabel: 'msgpackr w/ shared structures: packr.unpack(buf);',
+    };
+  },
+};
+
+/** @msgpack/msgpack encode/decode with default options. */
+export const msgpackMsgpack = {
+  id: '@msgpack/msgpack',
+  role: 'peer',
+  load: async () => {
+    const lib = await import('@msgpack/msgpack');
+    return { lib, info: `@msgpack/msgpack ${packageVersion('@msgpack/msgpack') ?? '?'}` };
+  },
+  create: (lib) => {
+    const { encode, decode } = lib;
+    return {
+      encode: (obj) => encode(obj),
+      decode: (buf) => decode(buf),
+      encodeLabel: 'buf = require("@msgpack/msgpack").encode(obj);',
+      decodeLabel: 'obj = require("@msgpack/msgpack").decode(buf);',
+    };
+  },
+};
+
+/** V8's JSON, written as msgpackr's tests/benchmark.cjs writes it (JSON.parse of a Buffer). */
+export const json = {
+  id: 'JSON',
+  role: 'peer',
+  load: async () => ({ lib: JSON, info: `JSON (V8 ${process.versions.v8})` }),
+  create: () => ({
+    encode: (obj) => Buffer.from(JSON.stringify(obj)),
+    decode: (buf) => JSON.parse(buf),
+    encodeLabel: 'buf = Buffer(JSON.stringify(obj));',
+    decodeLabel: 'obj = JSON.parse(buf);',
+  }),
+};
