@@ -21,7 +21,7 @@ const TABLE_RESET_FILL = 960;
 /** Shapes get a generated constructor after this many uses. */
 const CODEGEN_AFTER = 2;
 /** Joined ASCII areas at most this long are decoded string by string. */
-const SMALL_ASCII = 48;
+const SMALL_ASCII = 12;
 
 /**
  * @typedef {object} UnpackOptions
@@ -262,8 +262,9 @@ export class TapeReader {
 
   /** @param {number} off @param {number} n */
   bytes(off, n) {
-    const copy = this.input.slice(off, off + n);
-    return NodeBuffer ? NodeBuffer.from(copy.buffer, 0, n) : copy;
+    const out = NodeBuffer ? NodeBuffer.allocUnsafe(n) : new Uint8Array(n);
+    out.set(this.input.subarray(off, off + n));
+    return out;
   }
 
   /** The next value on the tape. @returns {any} */
@@ -482,7 +483,7 @@ function reader(rt, input, opts) {
  * @returns {Uint8Array}
  */
 function toBytes(src) {
-  if (src instanceof Uint8Array) return src.constructor === Uint8Array ? src : new Uint8Array(src.buffer, src.byteOffset, src.byteLength);
+  if (src instanceof Uint8Array) return src; // Buffers too: only read, and copied from by subarray
   if (ArrayBuffer.isView(src)) return new Uint8Array(src.buffer, src.byteOffset, src.byteLength);
   if (src instanceof ArrayBuffer) return new Uint8Array(src);
   if (typeof SharedArrayBuffer !== 'undefined' && /** @type {any} */ (src) instanceof SharedArrayBuffer) return new Uint8Array(/** @type {any} */ (src));
