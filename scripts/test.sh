@@ -5,8 +5,27 @@
 #      under ASan/UBSan (tests/c/run.sh)
 #   2. vitest run               : projects node, browser (Chromium), emcc
 # Extra arguments go to vitest, e.g. `npm test -- --project node`.
+# The last line is a plain "N passed, N failed" over the vitest tests and the C test binaries.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash build.sh --emcc --native
-exec node_modules/.bin/vitest run "$@"
+bash build.sh --emcc --native 2>&1 | tee build/native-test.log
+c_line=$(grep -E '^c: [0-9]+ passed, [0-9]+ failed' build/native-test.log | tail -1)
+
+set +e
+node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json "$@"
+rc=$?
+set -e
+node -e '
+  const fs = require("fs");
+  const [c, vitest] = [process.argv[1], "build/vitest.json"];
+  const m = /c: (\d+) passed, (\d+) failed/.exec(c) || [0, 0, 0];
+  let p = +m[1], f = +m[2];
+  if (fs.existsSync(vitest)) {
+    const r = JSON.parse(fs.readFileSync(vitest, "utf8"));
+    p += r.numPassedTests; f += r.numFailedTests + (r.numRuntimeErrorTestSuites || 0);
+    console.log(`vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
+  } else f += 1;
+  console.log(`${p} passed, ${f} failed`);
+' "$c_line"
+exit $rc
