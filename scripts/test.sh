@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+mkdir -p build
 bash build.sh --emcc --native 2>&1 | tee build/native-test.log
 c_line=$(grep -E '^c: [0-9]+ passed, [0-9]+ failed' build/native-test.log | tail -1)
 
