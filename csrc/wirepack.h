@@ -28,6 +28,10 @@ typedef enum wp_err {
     WP_ERR_RESERVED_BYTE = 101,  /* 0xc1, never used by MessagePack */
     WP_ERR_TRAILING_DATA = 102,  /* bytes left after the value (single-value decode) */
     WP_ERR_BAD_TIMESTAMP = 103,  /* timestamp extension of an impossible size or nanoseconds >= 1e9 */
+    WP_ERR_RESERVED_AI = 110,    /* CBOR: additional information 28-30, or 31 where no indefinite form exists */
+    WP_ERR_BREAK = 111,          /* CBOR: 0xff outside an indefinite-length item (or after a lone map key) */
+    WP_ERR_BAD_CHUNK = 112,      /* CBOR: a chunk of an indefinite string of the wrong type or indefinite */
+    WP_ERR_BAD_SIMPLE = 113,     /* CBOR: f8 followed by a value below 32 */
     WP_ERR_DEPTH = 200,          /* nesting deeper than max_depth */
     WP_ERR_LIMIT = 201,          /* a declared length above a configured maximum */
     WP_ERR_TAPE_FULL = 300,      /* caller's tape or string area too small (never with sizes from wp_decode_bounds) */
@@ -137,6 +141,27 @@ uint32_t wp_encode_out_bound(uint32_t tape_words);
 
 wp_err wp_msgpack_encode(wp_encoder *e);
 
+/* ===================================================================== PUBLIC: CBOR */
+
+/* CBOR (RFC 8949) into the same tape. Tags become TAG entries before their item, simple values
+ * SIMPLE, indefinite-length items the same entries as definite ones (indefinite byte strings:
+ * BINC; indefinite text strings: one STRU). Tapes for CBOR need wp_cbor_tape_words(len). */
+wp_err wp_cbor_decode(wp_decoder *d, wp_tables *t);
+uint32_t wp_cbor_tape_words(uint32_t len);
+
+enum {
+    WP_CBOR_DETERMINISTIC = 1u << 0, /* RFC 8949 4.2.1: map keys sorted by their encodings */
+    WP_CBOR_FLOAT64 = 1u << 1        /* always write floats as float64 */
+};
+
+/* Scratch words wp_cbor_encode needs for a tape of n words (deterministic map sorting). */
+uint32_t wp_cbor_scratch_words(uint32_t tape_words);
+
+/* CBOR from an encode tape. Preferred serialization: the shortest head for every argument, the
+ * shortest float that keeps the value (NaN and infinities as float16), integral doubles in
+ * [-2^64, 2^64) as integers. scratch: wp_cbor_scratch_words(tape_len) words. */
+wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t scratch_cap);
+
 /* ===================================================================== TAPE FORMAT */
 
 /* Decode tape: each entry starts with a word whose low 8 bits are the tag and whose high 24
@@ -164,7 +189,12 @@ enum wp_dtag {
     WP_T_DATE = 18,   /* aligned f64: ms since epoch (NaN: msgpackr's invalid-date form) */
     WP_T_NUMRUN = 19, /* P = n; n aligned f64 values: an array of n numbers */
     WP_T_F32 = 20,    /* aligned f64 holding a float32 value (only with WP_DEC_TAG_F32) */
-    WP_T_UNDEF = 21   /* d4 00 00: undefined (msgpackr's and notepack's encoding) */
+    WP_T_UNDEF = 21,  /* d4 00 00 in MessagePack, f7 in CBOR: undefined */
+    /* CBOR only */
+    WP_T_N64 = 22,    /* next words: lo, hi of n; the value is -1 - n (n >= 2^63) */
+    WP_T_TAG = 23,    /* P = tag (WP_LEN_ESCAPE: next words lo, hi); the tagged item follows */
+    WP_T_SIMPLE = 24, /* P = simple value (other than false/true/null/undefined) */
+    WP_T_BINC = 25    /* indefinite byte string: P = chunks (escape); per chunk: length, offset */
 };
 
 /* Encode tape: same word layout (tag in the low 8 bits, payload above). */
@@ -175,8 +205,8 @@ enum wp_etag {
     WP_E_UINT = 5,    /* next word uint32: smallest integer form */
     WP_E_F64 = 6,     /* aligned f64: float64 */
     WP_E_F32 = 7,     /* next word: float32 bits */
-    WP_E_I64 = 8,     /* lo, hi: int64 (smallest form) */
-    WP_E_U64 = 9,     /* lo, hi: uint64 (smallest form) */
+    WP_E_I64 = 8,     /* lo, hi: int64 (MessagePack: always d3, so it decodes back as a BigInt) */
+    WP_E_U64 = 9,     /* lo, hi: uint64 (MessagePack: always cf; CBOR: smallest head) */
     WP_E_STR = 10,    /* P = byte length (0xFFFFFF: next word); UTF-8 bytes follow, padded to 4 */
     WP_E_BIN = 11,    /* as STR */
     WP_E_ARR = 12,    /* P = n (0xFFFFFF: next word) */
@@ -184,7 +214,11 @@ enum wp_etag {
     WP_E_EXT = 14,    /* P = type as uint8; next word: length; bytes follow, padded */
     WP_E_DATE = 15,   /* next words: seconds lo, seconds hi (int64), nanoseconds */
     WP_E_BADDATE = 16,/* msgpackr's invalid Date: d4 ff ff */
-    WP_E_RAW = 17     /* P = length (0xFFFFFF: next word); bytes copied as they are, padded */
+    WP_E_RAW = 17,    /* P = length (0xFFFFFF: next word); bytes copied as they are, padded */
+    /* CBOR only */
+    WP_E_TAG = 18,    /* P = tag (0xFFFFFF: next words lo, hi); the tagged item follows */
+    WP_E_SIMPLE = 19, /* P = simple value */
+    WP_E_N64 = 20     /* next words lo, hi of n: the integer -1 - n */
 };
 
 #define WP_LEN_ESCAPE 0xFFFFFFu

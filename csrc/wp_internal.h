@@ -105,4 +105,52 @@ uint32_t wp_shape_intern(wp_tables *t, const uint32_t *ids, uint32_t n);
 /* Forget keys with id >= nkeys and shapes with id >= nshapes (undo a failed call). */
 void wp_tables_rollback(wp_tables *t, uint32_t nkeys, uint32_t nshapes);
 
+/* ------------------------------------------------------------------ shared decode steps */
+
+/* The depth limit in force: the default for 0, and never more than the input could nest (so
+ * frame space stays proportional to the input, whatever limit a caller passes). */
+WP_INLINE uint32_t wp_effective_depth(uint32_t max_depth, uint32_t len) {
+    if (max_depth == 0) max_depth = WP_DEFAULT_MAX_DEPTH;
+    return max_depth > len + 1u ? len + 1u : max_depth;
+}
+
+/* Words per decoder frame (both formats reserve this many per level of max_depth). */
+#define WP_FRAME_WORDS 6u
+enum { FR_ARR = 1u, FR_MAP = 2u, FR_ALL_STR = 4u, FR_ALL_INTERNED = 8u, FR_INDEF = 16u, FR_TAG = 32u };
+
+/* Write the string s[0..n) as STRA (ascii area) or STRU (utf16 area). */
+WP_INLINE bool wp_put_string(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32_t n) {
+    if (wp_is_ascii(s, n)) {
+        if (n > d->ascii_cap - d->ascii_len) return false;
+        if (n) __builtin_memcpy(d->ascii + d->ascii_len, s, n);
+        d->ascii_len += n;
+        wp_tape_tag_len(t, WP_T_STRA, n);
+    } else {
+        if (n > d->utf16_cap - d->utf16_len) return false;
+        uint32_t units = wp_utf8_to_utf16(s, n, d->utf16 + d->utf16_len);
+        d->utf16_len += units;
+        wp_tape_tag_len(t, WP_T_STRU, units);
+    }
+    return true;
+}
+
+
+/* Patch the header word of a map that has just closed: SHAPED when every key is interned and a
+ * shape id is available, OBJ when every key is a string (and objects are wanted), else MAP. */
+WP_INLINE void wp_map_close(wp_tape *t, wp_tables *tb, uint32_t hdr, uint32_t n, uint32_t flags,
+                            bool as_objects, const uint32_t *kids, uint32_t nkids) {
+    uint32_t tag = WP_T_MAP;
+    if (as_objects && (flags & FR_ALL_STR)) {
+        tag = WP_T_OBJ;
+        if ((flags & FR_ALL_INTERNED) && n <= WP_SHAPE_MAX_KEYS && nkids == n) {
+            uint32_t sid = wp_shape_intern(tb, kids, n);
+            if (sid != WP_NO_ID && sid < WP_LEN_ESCAPE) {
+                t->w[hdr] = WP_T_SHAPED | (sid << 8);
+                return;
+            }
+        }
+    }
+    t->w[hdr] = (t->w[hdr] & ~0xffu) | tag;
+}
+
 #endif /* WP_INTERNAL_H */

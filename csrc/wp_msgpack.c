@@ -16,6 +16,10 @@ const char *wp_err_name(wp_err code) {
     case WP_ERR_RESERVED_BYTE: return "RESERVED_BYTE";
     case WP_ERR_TRAILING_DATA: return "TRAILING_DATA";
     case WP_ERR_BAD_TIMESTAMP: return "BAD_TIMESTAMP";
+    case WP_ERR_RESERVED_AI: return "RESERVED_AI";
+    case WP_ERR_BREAK: return "BREAK";
+    case WP_ERR_BAD_CHUNK: return "BAD_CHUNK";
+    case WP_ERR_BAD_SIMPLE: return "BAD_SIMPLE";
     case WP_ERR_DEPTH: return "DEPTH";
     case WP_ERR_LIMIT: return "LIMIT";
     case WP_ERR_TAPE_FULL: return "TAPE_FULL";
@@ -38,8 +42,6 @@ static const uint8_t wp_num_size[256] = {
     [0xe0 ... 0xff] = 1,
 };
 
-#define WP_FRAME_WORDS 5u
-enum { FR_ARR = 1u, FR_MAP = 2u, FR_ALL_STR = 4u, FR_ALL_INTERNED = 8u };
 
 typedef struct wp_frame {
     uint32_t remaining; /* items left: n for arrays, 2n for maps (even = a key comes next) */
@@ -52,7 +54,7 @@ typedef struct wp_frame {
 uint32_t wp_decode_tape_words(uint32_t len) { return len * 2u + 8u; }
 
 uint32_t wp_decode_stack_words(uint32_t max_depth, uint32_t len) {
-    if (max_depth == 0) max_depth = WP_DEFAULT_MAX_DEPTH;
+    max_depth = wp_effective_depth(max_depth, len);
     uint64_t keys = (uint64_t)max_depth * (WP_SHAPE_MAX_KEYS + 1u);
     if (keys > len) keys = len;
     return max_depth * WP_FRAME_WORDS + (uint32_t)keys + 8u;
@@ -125,28 +127,12 @@ static wp_err wp_timestamp_ms(const uint8_t *p, uint32_t n, double *ms) {
     return WP_OK;
 }
 
-/* Write the string s[0..n) as STRA (ascii area) or STRU (utf16 area). */
-WP_INLINE bool wp_put_string(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32_t n) {
-    if (wp_is_ascii(s, n)) {
-        if (n > d->ascii_cap - d->ascii_len) return false;
-        if (n) __builtin_memcpy(d->ascii + d->ascii_len, s, n);
-        d->ascii_len += n;
-        wp_tape_tag_len(t, WP_T_STRA, n);
-    } else {
-        if (n > d->utf16_cap - d->utf16_len) return false;
-        uint32_t units = wp_utf8_to_utf16(s, n, d->utf16 + d->utf16_len);
-        d->utf16_len += units;
-        wp_tape_tag_len(t, WP_T_STRU, units);
-    }
-    return true;
-}
-
 #define FAIL(c, off) do { err = (c); eoff = (off); goto fail; } while (0)
 
 wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     wp_reader r = { d->in, 0, d->len };
     wp_tape t = { d->tape, 0, d->tape_cap };
-    uint32_t max_depth = d->max_depth ? d->max_depth : WP_DEFAULT_MAX_DEPTH;
+    uint32_t max_depth = wp_effective_depth(d->max_depth, d->len);
     const bool as_objects = (d->flags & WP_DEC_MAPS_AS_OBJECTS) != 0;
     const bool intern = (d->flags & WP_DEC_NO_INTERN) == 0;
     const bool multiple = (d->flags & WP_DEC_MULTIPLE) != 0;
@@ -320,18 +306,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             wp_frame *f = &fr[sp - 1];
             if (--f->remaining) break;
             if (f->flags & FR_MAP) {
-                uint32_t tag = WP_T_MAP;
-                if (as_objects && (f->flags & FR_ALL_STR)) {
-                    tag = WP_T_OBJ;
-                    if ((f->flags & FR_ALL_INTERNED) && f->n <= WP_SHAPE_MAX_KEYS && ktop - f->kstart == f->n) {
-                        uint32_t sid = wp_shape_intern(tb, kscratch + f->kstart, f->n);
-                        if (sid != WP_NO_ID && sid < WP_LEN_ESCAPE) {
-                            t.w[f->hdr] = WP_T_SHAPED | (sid << 8);
-                            tag = 0;
-                        }
-                    }
-                }
-                if (tag) t.w[f->hdr] = (t.w[f->hdr] & ~0xffu) | tag;
+                wp_map_close(&t, tb, f->hdr, f->n, f->flags, as_objects, kscratch + f->kstart, ktop - f->kstart);
                 ktop = f->kstart;
             }
             sp--;
@@ -479,7 +454,7 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
                 if (i >= n) goto bad;
                 len = w[i++];
             }
-            uint32_t words = (len + 3) / 4;
+            uint32_t words = len / 4 + ((len & 3) != 0); /* no wrap near 2^32 */
             if (words > n - i) goto bad;
             if (!wp_out_room(&o, len + 16)) goto full;
             if (tag == WP_E_STR) wp_enc_hdr(&o, 0, len);
@@ -503,6 +478,7 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
             if (n - i < 3) goto bad;
             int64_t sec = (int64_t)(((uint64_t)w[i + 1] << 32) | w[i]);
             uint32_t nsec = w[i + 2];
+            if (nsec >= 1000000000u) goto bad;
             i += 3;
             if (nsec == 0 && sec >= 0 && sec <= 0xffffffffLL) {
                 wp_out_u8(&o, 0xd6); wp_out_u8(&o, 0xff);

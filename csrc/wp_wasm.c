@@ -78,7 +78,7 @@ WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
     return (uint32_t)(have - wp_arena_base());
 }
 
-/* Decode the len input bytes at the arena base. Lays out the rest of the arena after them:
+/* Decode the len input bytes at the arena base (wpw_decode: MessagePack, wpw_cbor_decode: CBOR). Lays out the rest of the arena after them:
  *   [input len] [tape 2*len+8 words] [ascii len] [utf16 len units] [stack]
  * Tables fuller than `reset_fill` (1/1024ths) are emptied first; the generation in the results
  * changes when that happens, so the host drops its mirror too.
@@ -86,13 +86,12 @@ WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
  *   [0] tape ptr [1] tape words [2] ascii ptr [3] ascii bytes [4] utf16 ptr [5] utf16 units
  *   [6] end offset [7] values [8] keys before [9] keys now [10] shapes before [11] shapes now
  *   [12] error code [13] error offset [14] deepest nesting [15] table generation */
-WP_EXPORT("wpw_decode") uint32_t wpw_decode(uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
-    if (max_depth == 0) max_depth = WP_DEFAULT_MAX_DEPTH;
+static uint32_t wp_decode_any(bool cbor, uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
     if (wpw_tables_fill() > reset_fill) wpw_tables_reset();
     g_res[15] = g_generation;
     uint64_t in = wp_arena_base();
     uint64_t tape = wp_align(in + len, 8);
-    uint64_t tape_words = wp_decode_tape_words(len);
+    uint64_t tape_words = cbor ? wp_cbor_tape_words(len) : wp_decode_tape_words(len);
     uint64_t ascii = tape + tape_words * 4u;
     uint64_t utf16 = wp_align(ascii + len, 2);
     uint64_t stack = wp_align(utf16 + 2ull * len, 8);
@@ -116,7 +115,7 @@ WP_EXPORT("wpw_decode") uint32_t wpw_decode(uint32_t len, uint32_t flags, uint32
     g_dec.stack = (uint32_t *)(uintptr_t)stack;
     g_dec.stack_cap = (uint32_t)stack_words;
     g_dec.flags = flags;
-    wp_err e = wp_msgpack_decode(&g_dec, &g_tables);
+    wp_err e = cbor ? wp_cbor_decode(&g_dec, &g_tables) : wp_msgpack_decode(&g_dec, &g_tables);
     g_res[0] = (uint32_t)(uintptr_t)g_dec.tape;
     g_res[1] = g_dec.tape_len;
     g_res[2] = (uint32_t)(uintptr_t)g_dec.ascii;
@@ -135,6 +134,14 @@ WP_EXPORT("wpw_decode") uint32_t wpw_decode(uint32_t len, uint32_t flags, uint32
     return (uint32_t)e;
 }
 
+WP_EXPORT("wpw_decode") uint32_t wpw_decode(uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
+    return wp_decode_any(false, len, flags, max_depth, reset_fill);
+}
+
+WP_EXPORT("wpw_cbor_decode") uint32_t wpw_cbor_decode(uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
+    return wp_decode_any(true, len, flags, max_depth, reset_fill);
+}
+
 /* Encode the tape of `words` words at the arena base. Results: [0] out ptr [1] out bytes
  * [12] error code [13] error offset. */
 WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words) {
@@ -149,6 +156,27 @@ WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words) {
     g_enc.out = (uint8_t *)(uintptr_t)out;
     g_enc.out_cap = (uint32_t)cap;
     wp_err e = wp_msgpack_encode(&g_enc);
+    g_res[0] = (uint32_t)out;
+    g_res[1] = g_enc.out_len;
+    g_res[12] = (uint32_t)e;
+    g_res[13] = g_enc.err.offset;
+    return (uint32_t)e;
+}
+/* CBOR from the tape of `words` words at the arena base; flags: WP_CBOR_*. Results as wpw_encode. */
+WP_EXPORT("wpw_cbor_encode") uint32_t wpw_cbor_encode(uint32_t words, uint32_t flags) {
+    uint64_t tape = wp_arena_base();
+    uint64_t out = wp_align(tape + (uint64_t)words * 4u, 8);
+    uint64_t cap = wp_encode_out_bound(words);
+    uint64_t scratch = wp_align(out + cap, 8);
+    uint64_t scratch_words = (flags & WP_CBOR_DETERMINISTIC) ? wp_cbor_scratch_words(words) : 0;
+    g_res[12] = WP_ERR_OUTPUT_FULL;
+    g_res[1] = 0;
+    if (!wp_arena_reach(scratch + scratch_words * 4u)) return WP_ERR_OUTPUT_FULL;
+    g_enc.tape = (const uint32_t *)(uintptr_t)tape;
+    g_enc.tape_len = words;
+    g_enc.out = (uint8_t *)(uintptr_t)out;
+    g_enc.out_cap = (uint32_t)cap;
+    wp_err e = wp_cbor_encode(&g_enc, flags, (uint32_t *)(uintptr_t)scratch, (uint32_t)scratch_words);
     g_res[0] = (uint32_t)out;
     g_res[1] = g_enc.out_len;
     g_res[12] = (uint32_t)e;

@@ -11,7 +11,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 mkdir -p build
 bash build.sh --emcc --native 2>&1 | tee build/native-test.log
-c_line=$(grep -E '^c: [0-9]+ passed, [0-9]+ failed' build/native-test.log | tail -1)
+# the C test binaries each print "N passed, M failed" over their cases: add them up
+c_line=$(awk '/^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 } END { printf "c: %d passed, %d failed", p, f }' build/native-test.log)
 
 set +e
 node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json "$@"

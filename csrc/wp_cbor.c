@@ -1,0 +1,663 @@
+/*
+ * wp_cbor.c: CBOR (RFC 8949) -> decode tape, and encode tape -> CBOR.
+ *
+ * The decoder mirrors wp_msgpack.c: one loop over items, a switch on the major type, an
+ * explicit stack of frames (arrays, maps, tags), lengths checked against the bytes left before
+ * anything is written, and the same tape entries, so the host builds values with the same code.
+ * The encoder is one pass over the encode tape; with WP_CBOR_DETERMINISTIC it keeps a stack of
+ * open containers and sorts each map's entries by their encoded keys when the map closes.
+ */
+#include "wp_internal.h"
+
+/* ===================================================================== decode */
+
+uint32_t wp_cbor_tape_words(uint32_t len) { return len * 3u + 8u; }
+
+typedef struct wp_cframe {
+    uint32_t remaining; /* items left (definite), unused for indefinite */
+    uint32_t count;     /* items done: keys are the even ones */
+    uint32_t hdr;       /* tape index of the header word to patch */
+    uint32_t n;         /* declared entries (definite maps/arrays) */
+    uint32_t kstart;
+    uint32_t flags;
+} wp_cframe;
+
+_Static_assert(sizeof(wp_cframe) <= WP_FRAME_WORDS * 4, "frame fits the reserved words");
+
+/* Additional-information byte counts: 24 -> 1, 25 -> 2, 26 -> 4, 27 -> 8. */
+static const uint8_t wp_ai_bytes[4] = { 1, 2, 4, 8 };
+
+/* Read the head at r->pos: major type, argument, head length. Returns WP_OK, TRUNCATED,
+ * RESERVED_AI, or WP_ERR_BREAK with *indef set for ai 31 (the caller decides its meaning). */
+WP_INLINE wp_err wp_cbor_head(const wp_reader *r, uint32_t *major, uint64_t *arg, uint32_t *hl, bool *indef) {
+    uint32_t ib = r->base[r->pos];
+    uint32_t ai = ib & 31u;
+    *major = ib >> 5;
+    *indef = false;
+    if (ai < 24) { *arg = ai; *hl = 1; return WP_OK; }
+    if (ai == 31) { *indef = true; *arg = 0; *hl = 1; return WP_OK; }
+    if (ai > 27) return WP_ERR_RESERVED_AI;
+    uint32_t nb = wp_ai_bytes[ai - 24];
+    if (!wp_rd_has(r, 1 + nb)) return WP_ERR_TRUNCATED;
+    const uint8_t *p = wp_rd_ptr(r) + 1;
+    switch (nb) {
+    case 1: *arg = p[0]; break;
+    case 2: *arg = wp_be16(p); break;
+    case 4: *arg = wp_be32(p); break;
+    default: *arg = wp_be64(p); break;
+    }
+    *hl = 1 + nb;
+    return WP_OK;
+}
+
+/* IEEE half -> double. */
+static double wp_half_to_double(uint32_t h) {
+    uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+    double v;
+    if (exp == 0) v = (double)man * (1.0 / 16777216.0); /* man * 2^-24 */
+    else if (exp == 31) v = man ? __builtin_nan("") : __builtin_inf();
+    else {
+        v = (double)(man | 0x400);
+        int e = (int)exp - 25;
+        while (e > 0) { v *= 2.0; e--; }
+        while (e < 0) { v *= 0.5; e++; }
+    }
+    return (h & 0x8000) ? -v : v;
+}
+
+/* Is the number item at p (first byte known) one a number run may hold? Returns its size. */
+static uint32_t wp_cbor_num_size(const uint8_t *p) {
+    uint32_t b = p[0];
+    if (b <= 0x17 || (b >= 0x20 && b <= 0x37)) return 1;
+    switch (b) {
+    case 0x18: case 0x38: return 2;
+    case 0x19: case 0x39: case 0xf9: return 3;
+    case 0x1a: case 0x3a: case 0xfa: return 5;
+    case 0xfb: return 9;
+    default: return 0;
+    }
+}
+
+static double wp_cbor_num_at(const uint8_t *p) {
+    uint32_t b = p[0];
+    if (b <= 0x17) return (double)b;
+    if (b >= 0x20 && b <= 0x37) return -1.0 - (double)(b - 0x20);
+    switch (b) {
+    case 0x18: return (double)p[1];
+    case 0x19: return (double)wp_be16(p + 1);
+    case 0x1a: return (double)wp_be32(p + 1);
+    case 0x38: return -1.0 - (double)p[1];
+    case 0x39: return -1.0 - (double)wp_be16(p + 1);
+    case 0x3a: return -1.0 - (double)wp_be32(p + 1);
+    case 0xf9: return wp_half_to_double(wp_be16(p + 1));
+    case 0xfa: return (double)wp_f32_from_bits(wp_be32(p + 1));
+    default: return wp_f64_from_bits(wp_be64(p + 1));
+    }
+}
+
+static bool wp_cbor_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged) {
+    uint32_t p = r->pos;
+    for (uint32_t i = 0; i < n; i++) {
+        if (p >= r->len) return false;
+        const uint8_t *q = wp_rd_at(r, p);
+        if (f32_tagged && q[0] == 0xfa) return false;
+        uint32_t sz = wp_cbor_num_size(q);
+        if (sz == 0 || sz > r->len - p) return false;
+        p += sz;
+    }
+    wp_tape_tag_len(t, WP_T_NUMRUN, n);
+    uint32_t at = wp_tape_align2(t->len);
+    if (at != t->len) t->w[t->len] = 0;
+    double *f = (double *)(void *)&t->w[at];
+    p = r->pos;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *q = wp_rd_at(r, p);
+        f[i] = wp_cbor_num_at(q);
+        p += wp_cbor_num_size(q);
+    }
+    t->len = at + 2u * n;
+    r->pos = p;
+    return true;
+}
+
+/* Indefinite string at r->pos (after its 0x5f/0x7f head): chunks of the same major type until
+ * the break. Byte strings: BINC with (length, offset) per chunk. Text: one STRU (each chunk
+ * transcoded on its own, as RFC 8949 requires each chunk to be valid UTF-8). */
+static wp_err wp_cbor_indef_string(wp_decoder *d, wp_reader *r, wp_tape *t, uint32_t major, uint32_t *eoff) {
+    uint32_t hdr = t->len;
+    uint32_t chunks = 0, units = 0;
+    wp_tape_put(t, (major == 2 ? WP_T_BINC : WP_T_STRU) | (WP_LEN_ESCAPE << 8));
+    wp_tape_put(t, 0);
+    for (;;) {
+        *eoff = r->pos;
+        if (!wp_rd_has(r, 1)) return WP_ERR_TRUNCATED;
+        if (r->base[r->pos] == 0xff) { r->pos++; break; }
+        uint32_t cm, hl;
+        uint64_t arg;
+        bool indef;
+        wp_err e = wp_cbor_head(r, &cm, &arg, &hl, &indef);
+        if (e != WP_OK) return e;
+        if (cm != major || indef) return WP_ERR_BAD_CHUNK;
+        if (arg > wp_rd_left(r) - hl) return WP_ERR_TRUNCATED;
+        uint32_t n = (uint32_t)arg;
+        const uint8_t *s = wp_rd_ptr(r) + hl;
+        if (major == 2) {
+            if (!wp_tape_room(t, 4)) return WP_ERR_TAPE_FULL;
+            wp_tape_put(t, n);
+            wp_tape_put(t, r->pos + hl);
+        } else {
+            if (n > d->utf16_cap - d->utf16_len) return WP_ERR_TAPE_FULL;
+            uint32_t u = wp_utf8_to_utf16(s, n, d->utf16 + d->utf16_len);
+            d->utf16_len += u;
+            units += u;
+        }
+        chunks++;
+        r->pos += hl + n;
+    }
+    t->w[hdr + 1] = major == 2 ? chunks : units;
+    return WP_OK;
+}
+
+#define FAIL(c, off) do { err = (c); eoff = (off); goto fail; } while (0)
+
+wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
+    wp_reader r = { d->in, 0, d->len };
+    wp_tape t = { d->tape, 0, d->tape_cap };
+    uint32_t max_depth = wp_effective_depth(d->max_depth, d->len);
+    const bool as_objects = (d->flags & WP_DEC_MAPS_AS_OBJECTS) != 0;
+    const bool intern = (d->flags & WP_DEC_NO_INTERN) == 0;
+    const bool multiple = (d->flags & WP_DEC_MULTIPLE) != 0;
+    const bool f32_tagged = (d->flags & WP_DEC_TAG_F32) != 0;
+    wp_err err = WP_OK;
+    uint32_t eoff = 0;
+    uint32_t keep_keys = tb->nkeys, keep_shapes = tb->nshapes;
+
+    d->tape_len = 0;
+    d->ascii_len = d->utf16_len = 0;
+    d->end = 0;
+    d->nvalues = 0;
+    d->depth_seen = 0;
+    d->keys_before = tb->nkeys;
+    d->shapes_before = tb->nshapes;
+    d->err.code = WP_OK;
+    d->err.offset = 0;
+
+    if (d->stack_cap < wp_decode_stack_words(max_depth, d->len)) FAIL(WP_ERR_TAPE_FULL, 0);
+    wp_cframe *fr = (wp_cframe *)(void *)d->stack;
+    uint32_t *kscratch = d->stack + max_depth * WP_FRAME_WORDS;
+    uint32_t kcap = d->stack_cap - max_depth * WP_FRAME_WORDS;
+    uint32_t ktop = 0, sp = 0;
+
+    if (d->len == 0) FAIL(WP_ERR_TRUNCATED, 0);
+
+    for (;;) {
+        uint32_t start = r.pos;
+        if (wp_unlikely(!wp_rd_has(&r, 1))) FAIL(WP_ERR_TRUNCATED, start);
+        if (wp_unlikely(!wp_tape_room(&t, 6))) FAIL(WP_ERR_TAPE_FULL, start);
+        wp_cframe *top = sp ? &fr[sp - 1] : 0;
+        uint32_t b = r.base[start];
+
+        /* ------------------------------------------------ break */
+        if (b == 0xff) {
+            if (!top || !(top->flags & FR_INDEF)) FAIL(WP_ERR_BREAK, start);
+            if ((top->flags & FR_MAP) && (top->count & 1u)) FAIL(WP_ERR_BREAK, start);
+            r.pos++;
+            uint32_t n = (top->flags & FR_MAP) ? top->count / 2 : top->count;
+            t.w[top->hdr + 1] = n;
+            if (top->flags & FR_MAP) {
+                wp_map_close(&t, tb, top->hdr, n, top->flags, as_objects, kscratch + top->kstart, ktop - top->kstart);
+                if ((t.w[top->hdr] & 0xffu) == WP_T_SHAPED) t.w[top->hdr + 1] = 0; /* unused word */
+                ktop = top->kstart;
+            }
+            sp--;
+            goto item_done;
+        }
+
+        uint32_t major, hl;
+        uint64_t arg;
+        bool indef;
+        {
+            wp_err e = wp_cbor_head(&r, &major, &arg, &hl, &indef);
+            if (e != WP_OK) FAIL(e, start);
+        }
+        uint32_t left = wp_rd_left(&r) - hl;
+        bool is_key = top && (top->flags & FR_MAP) && (top->count & 1u) == 0;
+
+        switch (major) {
+        case 0:
+            if (indef) FAIL(WP_ERR_RESERVED_AI, start);
+            if (arg < 0x800000u) wp_tape_tagp(&t, WP_T_INT, (uint32_t)arg);
+            else if (arg <= 0xffffffffu) { wp_tape_put(&t, WP_T_U32); wp_tape_put(&t, (uint32_t)arg); }
+            else { wp_tape_put(&t, WP_T_U64); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, (uint32_t)(arg >> 32)); }
+            break;
+        case 1:
+            if (indef) FAIL(WP_ERR_RESERVED_AI, start);
+            if (arg < 0x800000u) wp_tape_tagp(&t, WP_T_INT, (uint32_t)(-1 - (int32_t)arg) & 0xffffffu);
+            else if (arg < 0x80000000u) { wp_tape_put(&t, WP_T_I32); wp_tape_put(&t, (uint32_t)(-1 - (int32_t)arg)); }
+            else if (arg < 0x8000000000000000ull) {
+                uint64_t v = ~arg; /* two's complement of -1 - arg */
+                wp_tape_put(&t, WP_T_I64); wp_tape_put(&t, (uint32_t)v); wp_tape_put(&t, (uint32_t)(v >> 32));
+            } else {
+                wp_tape_put(&t, WP_T_N64); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, (uint32_t)(arg >> 32));
+            }
+            break;
+        case 2:
+            r.pos = start + hl;
+            if (indef) {
+                wp_err e = wp_cbor_indef_string(d, &r, &t, 2, &eoff);
+                if (e != WP_OK) { err = e; goto fail; }
+                if (is_key) top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
+                goto item_done;
+            }
+            if (arg > left) FAIL(WP_ERR_TRUNCATED, start);
+            wp_tape_put(&t, WP_T_BIN); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, r.pos);
+            r.pos += (uint32_t)arg;
+            if (is_key) top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
+            goto item_done;
+        case 3: {
+            r.pos = start + hl;
+            if (indef) {
+                wp_err e = wp_cbor_indef_string(d, &r, &t, 3, &eoff);
+                if (e != WP_OK) { err = e; goto fail; }
+                if (is_key) top->flags &= ~(uint32_t)FR_ALL_INTERNED;
+                goto item_done;
+            }
+            if (arg > left) FAIL(WP_ERR_TRUNCATED, start);
+            uint32_t n = (uint32_t)arg;
+            const uint8_t *s = wp_rd_ptr(&r);
+            if (is_key) {
+                uint32_t id = intern ? wp_key_intern(tb, s, n) : WP_NO_ID;
+                if (id != WP_NO_ID) {
+                    wp_tape_tagp(&t, WP_T_KEY, id);
+                    if (top->flags & FR_ALL_INTERNED) {
+                        if (ktop < kcap && top->count / 2 < WP_SHAPE_MAX_KEYS) kscratch[ktop++] = id;
+                        else top->flags &= ~(uint32_t)FR_ALL_INTERNED;
+                    }
+                    r.pos += n;
+                    goto item_done;
+                }
+                top->flags &= ~(uint32_t)FR_ALL_INTERNED;
+            }
+            if (!wp_put_string(d, &t, s, n)) FAIL(WP_ERR_TAPE_FULL, start);
+            r.pos += n;
+            goto item_done;
+        }
+        case 4:
+        case 5: {
+            bool is_map = major == 5;
+            if (is_key) top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
+            if (!indef && (is_map ? arg > left / 2 : arg > left)) FAIL(WP_ERR_TRUNCATED, start);
+            if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
+            r.pos = start + hl;
+            uint32_t n = (uint32_t)arg;
+            if (!indef && n == 0) {
+                wp_tape_tagp(&t, is_map ? (as_objects ? WP_T_OBJ : WP_T_MAP) : WP_T_ARR, 0);
+                goto item_done;
+            }
+            if (!is_map && !indef && n >= 2 && wp_cbor_num_size(wp_rd_ptr(&r))) {
+                if (!wp_tape_room(&t, 2u * n + 4u)) FAIL(WP_ERR_TAPE_FULL, start);
+                if (wp_cbor_try_numrun(&r, &t, n, f32_tagged)) goto item_done;
+            }
+            wp_cframe *f = &fr[sp++];
+            if (sp > d->depth_seen) d->depth_seen = sp;
+            f->hdr = t.len;
+            f->count = 0;
+            f->n = n;
+            f->kstart = ktop;
+            f->flags = is_map ? (FR_MAP | FR_ALL_STR | FR_ALL_INTERNED) : FR_ARR;
+            if (indef) {
+                f->flags |= FR_INDEF;
+                f->remaining = 0;
+                wp_tape_put(&t, (is_map ? WP_T_MAP : WP_T_ARR) | (WP_LEN_ESCAPE << 8));
+                wp_tape_put(&t, 0); /* the count, patched at the break */
+            } else {
+                f->remaining = is_map ? 2 * n : n;
+                wp_tape_tag_len(&t, is_map ? WP_T_MAP : WP_T_ARR, n);
+            }
+            continue;
+        }
+        case 6: {
+            if (indef) FAIL(WP_ERR_RESERVED_AI, start);
+            if (is_key) top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
+            if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
+            if (arg < WP_LEN_ESCAPE) wp_tape_tagp(&t, WP_T_TAG, (uint32_t)arg);
+            else { wp_tape_tagp(&t, WP_T_TAG, WP_LEN_ESCAPE); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, (uint32_t)(arg >> 32)); }
+            r.pos = start + hl;
+            wp_cframe *f = &fr[sp++];
+            if (sp > d->depth_seen) d->depth_seen = sp;
+            f->remaining = 1; f->count = 0; f->hdr = 0; f->n = 1; f->kstart = ktop; f->flags = FR_TAG;
+            continue;
+        }
+        default: { /* 7 */
+            if (indef) FAIL(WP_ERR_BREAK, start); /* unreachable: 0xff handled above */
+            uint32_t ai = b & 31u;
+            if (is_key) top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
+            const uint8_t *p = wp_rd_ptr(&r) + 1;
+            if (ai < 20) wp_tape_tagp(&t, WP_T_SIMPLE, ai);
+            else if (ai == 20) wp_tape_put(&t, WP_T_FALSE);
+            else if (ai == 21) wp_tape_put(&t, WP_T_TRUE);
+            else if (ai == 22) wp_tape_put(&t, WP_T_NIL);
+            else if (ai == 23) wp_tape_put(&t, WP_T_UNDEF);
+            else if (ai == 24) {
+                if (arg < 32) FAIL(WP_ERR_BAD_SIMPLE, start);
+                wp_tape_tagp(&t, WP_T_SIMPLE, (uint32_t)arg);
+            } else if (ai == 25) wp_tape_f64(&t, WP_T_F64, wp_half_to_double(wp_be16(p)));
+            else if (ai == 26) wp_tape_f64(&t, f32_tagged ? WP_T_F32 : WP_T_F64, (double)wp_f32_from_bits(wp_be32(p)));
+            else wp_tape_f64(&t, WP_T_F64, wp_f64_from_bits(wp_be64(p)));
+            break;
+        }
+        }
+        r.pos = start + hl;
+
+    item_done:
+        while (sp) {
+            wp_cframe *f = &fr[sp - 1];
+            f->count++;
+            if (f->flags & FR_INDEF) break;
+            if (--f->remaining) break;
+            if (f->flags & FR_MAP) {
+                wp_map_close(&t, tb, f->hdr, f->n, f->flags, as_objects, kscratch + f->kstart, ktop - f->kstart);
+                ktop = f->kstart;
+            }
+            sp--;
+        }
+        if (sp == 0) {
+            d->nvalues++;
+            d->end = r.pos;
+            keep_keys = tb->nkeys;
+            keep_shapes = tb->nshapes;
+            if (r.pos == r.len) break;
+            if (!multiple) FAIL(WP_ERR_TRAILING_DATA, r.pos);
+        }
+    }
+    d->tape_len = t.len;
+    return WP_OK;
+
+fail:
+    wp_tables_rollback(tb, keep_keys, keep_shapes);
+    d->tape_len = t.len;
+    d->err.code = err;
+    d->err.offset = eoff;
+    return err;
+}
+
+/* ===================================================================== encode */
+
+WP_INLINE void wp_cbor_head_out(wp_out *o, uint32_t major, uint64_t v) {
+    uint32_t m = major << 5;
+    if (v < 24) wp_out_u8(o, m | (uint32_t)v);
+    else if (v <= 0xff) { wp_out_u8(o, m | 24); wp_out_u8(o, (uint32_t)v); }
+    else if (v <= 0xffff) wp_out_u8_be16(o, m | 25, (uint32_t)v);
+    else if (v <= 0xffffffffu) wp_out_u8_be32(o, m | 26, (uint32_t)v);
+    else wp_out_u8_be64(o, m | 27, v);
+}
+
+/* float32 bits -> float16 bits when the value is exactly representable. */
+static bool wp_f16_exact(uint32_t f, uint32_t *h) {
+    uint32_t sign = (f >> 16) & 0x8000u;
+    int32_t exp = (int32_t)((f >> 23) & 0xffu);
+    uint32_t man = f & 0x7fffffu;
+    if (exp == 0xff) { *h = man ? 0x7e00u : (sign | 0x7c00u); return true; }
+    if (exp == 0) {
+        if (man == 0) { *h = sign; return true; }
+        return false; /* float32 subnormals are far below float16's range */
+    }
+    int32_t e = exp - 127;
+    if (e > 15 || e < -24) return false;
+    if (e >= -14) {
+        if (man & 0x1fffu) return false;
+        *h = sign | ((uint32_t)(e + 15) << 10) | (man >> 13);
+        return true;
+    }
+    uint32_t full = 0x800000u | man;
+    uint32_t s = (uint32_t)(-(e + 1)); /* 14..23 */
+    if (full & ((1u << s) - 1)) return false;
+    *h = sign | (full >> s);
+    return true;
+}
+
+/* A double in preferred serialization: integral values in [-2^64, 2^64) as integers (not -0),
+ * else the shortest of float16/32/64 that keeps the value; NaN and infinities as float16. */
+static void wp_cbor_double(wp_out *o, double v, bool float64) {
+    if (!float64 && v >= -18446744073709551616.0 && v < 18446744073709551616.0 && v == __builtin_trunc(v)) {
+        if (v >= 0) {
+            if (v != 0 || !__builtin_signbit(v)) { wp_cbor_head_out(o, 0, (uint64_t)v); return; }
+        } else {
+            /* -1 - n = v  ->  n = -v - 1, exact in uint64 for -2^64 <= v <= -1 */
+            double nv = -v;
+            uint64_t n = nv >= 18446744073709551616.0 ? 0xffffffffffffffffull : (uint64_t)nv - 1u;
+            wp_cbor_head_out(o, 1, n);
+            return;
+        }
+    }
+    if (!float64) {
+        float f = (float)v;
+        if ((double)f == v || v != v) {
+            uint32_t fb;
+            __builtin_memcpy(&fb, &f, 4);
+            uint32_t h;
+            if (wp_f16_exact(fb, &h)) { wp_out_u8(o, 0xf9); wp_put_be16(o->p + o->len, h); o->len += 2; return; }
+            wp_out_u8_be32(o, 0xfa, fb);
+            return;
+        }
+    }
+    wp_out_u8_be64(o, 0xfb, wp_bits_from_f64(v));
+}
+
+uint32_t wp_cbor_scratch_words(uint32_t tape_words) {
+    /* frames (4 words per container) + entry starts and sort indexes (4 per item) + a copy
+     * of the output (wp_encode_out_bound bytes) */
+    return tape_words * 8u + wp_encode_out_bound(tape_words) / 4u + 24u;
+}
+
+typedef struct wp_eframe {
+    uint32_t remaining; /* items left in this container */
+    uint32_t map;       /* 1 for a map that is sorted when it closes */
+    uint32_t estart;    /* index of its first entry in the entry list */
+    uint32_t kstart;    /* output offset where the current key began */
+} wp_eframe;
+
+/* Sort the entries of a closed map by their key bytes and rewrite them in that order.
+ * starts[0..n) are output offsets of the keys; keyend[i] where key i ends; the map body ends
+ * at o->len. idx and tmp are scratch index arrays of n words; copy holds the body. */
+static void wp_cbor_sort_map(wp_out *o, const uint32_t *starts, const uint32_t *keyend, uint32_t n,
+                             uint32_t *idx, uint32_t *tmp, uint8_t *copy) {
+    for (uint32_t i = 0; i < n; i++) idx[i] = i;
+    /* bottom-up merge sort: O(n log n) comparisons, stable */
+    for (uint32_t width = 1; width < n; width *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * width) {
+            uint32_t mid = lo + width < n ? lo + width : n;
+            uint32_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            uint32_t a = lo, b = mid, k = lo;
+            while (a < mid && b < hi) {
+                uint32_t ia = idx[a], ib = idx[b];
+                uint32_t la = keyend[ia] - starts[ia], lb = keyend[ib] - starts[ib];
+                uint32_t m = la < lb ? la : lb;
+                const uint8_t *pa = o->p + starts[ia], *pb = o->p + starts[ib];
+                int c = 0;
+                for (uint32_t j = 0; j < m && c == 0; j++) c = (int)pa[j] - (int)pb[j];
+                if (c == 0) c = la < lb ? -1 : (la > lb ? 1 : 0);
+                tmp[k++] = c <= 0 ? idx[a++] : idx[b++];
+            }
+            while (a < mid) tmp[k++] = idx[a++];
+            while (b < hi) tmp[k++] = idx[b++];
+        }
+        for (uint32_t i = 0; i < n; i++) idx[i] = tmp[i];
+    }
+    uint32_t body = starts[0], total = o->len - body, w = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t e = idx[i];
+        uint32_t end = e + 1 < n ? starts[e + 1] : o->len;
+        __builtin_memcpy(copy + w, o->p + starts[e], end - starts[e]);
+        w += end - starts[e];
+    }
+    __builtin_memcpy(o->p + body, copy, total);
+}
+
+wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t scratch_cap) {
+    const uint32_t *w = e->tape;
+    const uint32_t n = e->tape_len;
+    wp_out o = { e->out, 0, e->out_cap };
+    const bool det = (flags & WP_CBOR_DETERMINISTIC) != 0;
+    const bool f64 = (flags & WP_CBOR_FLOAT64) != 0;
+    uint32_t i = 0;
+    e->err.code = WP_OK;
+    e->err.offset = 0;
+    e->needed = 0;
+
+    /* deterministic mode: frames, then entry key starts and ends, then sort indexes, then copy */
+    wp_eframe *fr = (wp_eframe *)(void *)scratch;
+    uint32_t sp = 0, ne = 0;
+    bool tag_pending = false; /* the previous entry was a tag: its item continues the key */
+    uint32_t *starts = scratch + 4u * n + 4u;
+    uint32_t *keyend = starts + n + 1u;
+    uint32_t *idx = keyend + n + 1u;
+    uint32_t *tmp = idx + n + 1u;
+    uint8_t *copy = (uint8_t *)(tmp + n + 1u);
+    if (det && (!scratch || scratch_cap < wp_cbor_scratch_words(n))) {
+        e->err.code = WP_ERR_OUTPUT_FULL;
+        e->needed = wp_encode_out_bound(n);
+        return WP_ERR_OUTPUT_FULL;
+    }
+
+    while (i < n) {
+        uint32_t at = i;
+        uint32_t word = w[i++];
+        uint32_t tag = word & 0xffu, p = word >> 8;
+        bool item = true; /* this entry completes an item (false for headers and tags) */
+        if (det && sp && !tag_pending && fr[sp - 1].map && ((fr[sp - 1].remaining & 1u) == 0)) {
+            fr[sp - 1].kstart = o.len; /* a key starts here */
+        }
+        tag_pending = tag == WP_E_TAG;
+        if (!wp_out_room(&o, 16)) goto full;
+        switch (tag) {
+        case WP_E_NIL: wp_out_u8(&o, 0xf6); break;
+        case WP_E_FALSE: wp_out_u8(&o, 0xf4); break;
+        case WP_E_TRUE: wp_out_u8(&o, 0xf5); break;
+        case WP_E_UNDEF: wp_out_u8(&o, 0xf7); break;
+        case WP_E_INT: {
+            if (i >= n) goto bad;
+            int32_t v = (int32_t)w[i++];
+            if (v >= 0) wp_cbor_head_out(&o, 0, (uint32_t)v);
+            else wp_cbor_head_out(&o, 1, (uint32_t)(-1 - v));
+            break;
+        }
+        case WP_E_UINT:
+            if (i >= n) goto bad;
+            wp_cbor_head_out(&o, 0, w[i++]);
+            break;
+        case WP_E_I64:
+        case WP_E_U64:
+        case WP_E_N64: {
+            if (n - i < 2) goto bad;
+            uint64_t v = ((uint64_t)w[i + 1] << 32) | w[i];
+            i += 2;
+            if (tag == WP_E_N64) wp_cbor_head_out(&o, 1, v);
+            else if (tag == WP_E_I64 && (int64_t)v < 0) wp_cbor_head_out(&o, 1, ~v);
+            else wp_cbor_head_out(&o, 0, v);
+            break;
+        }
+        case WP_E_F64: {
+            uint32_t a = (at + 2) & ~1u;
+            if (a + 2 > n) goto bad;
+            uint64_t bits = ((uint64_t)w[a + 1] << 32) | w[a];
+            wp_cbor_double(&o, wp_f64_from_bits(bits), f64);
+            i = a + 2;
+            break;
+        }
+        case WP_E_F32:
+            if (i >= n) goto bad;
+            if (f64) wp_out_u8_be64(&o, 0xfb, wp_bits_from_f64((double)wp_f32_from_bits(w[i])));
+            else wp_out_u8_be32(&o, 0xfa, w[i]);
+            i++;
+            break;
+        case WP_E_STR:
+        case WP_E_BIN:
+        case WP_E_RAW: {
+            uint32_t len = p;
+            if (len == WP_LEN_ESCAPE) {
+                if (i >= n) goto bad;
+                len = w[i++];
+            }
+            uint32_t words = len / 4 + ((len & 3) != 0); /* no wrap near 2^32 */
+            if (words > n - i) goto bad;
+            if (!wp_out_room(&o, len + 16)) goto full;
+            if (tag == WP_E_STR) wp_cbor_head_out(&o, 3, len);
+            else if (tag == WP_E_BIN) wp_cbor_head_out(&o, 2, len);
+            wp_out_bytes(&o, &w[i], len);
+            i += words;
+            break;
+        }
+        case WP_E_ARR:
+        case WP_E_MAP: {
+            uint32_t len = p;
+            if (len == WP_LEN_ESCAPE) {
+                if (i >= n) goto bad;
+                len = w[i++];
+            }
+            wp_cbor_head_out(&o, tag == WP_E_ARR ? 4 : 5, len);
+            if (det && len > 0) {
+                if (sp >= n + 1) goto bad;
+                fr[sp].remaining = tag == WP_E_MAP ? 2 * len : len;
+                fr[sp].map = tag == WP_E_MAP;
+                fr[sp].estart = ne;
+                fr[sp].kstart = o.len;
+                sp++;
+                item = false;
+            }
+            break;
+        }
+        case WP_E_TAG: {
+            uint64_t tv = p;
+            if (p == WP_LEN_ESCAPE) {
+                if (n - i < 2) goto bad;
+                tv = ((uint64_t)w[i + 1] << 32) | w[i];
+                i += 2;
+            }
+            wp_cbor_head_out(&o, 6, tv);
+            item = false; /* the tagged item that follows completes it */
+            break;
+        }
+        case WP_E_SIMPLE:
+            if (p > 255 || (p >= 24 && p < 32)) goto bad;
+            if (p < 24) wp_out_u8(&o, 0xe0 | p);
+            else { wp_out_u8(&o, 0xf8); wp_out_u8(&o, p); }
+            break;
+        default:
+            goto bad;
+        }
+        if (det && item) {
+            /* this completes an item of the innermost container; close the ones it completes */
+            while (sp) {
+                wp_eframe *f = &fr[sp - 1];
+                if (f->map && (f->remaining & 1u) == 0) {
+                    /* a key just ended */
+                    starts[ne] = f->kstart;
+                    keyend[ne] = o.len;
+                    ne++;
+                }
+                if (--f->remaining) break;
+                if (f->map) {
+                    uint32_t cnt = ne - f->estart;
+                    wp_cbor_sort_map(&o, starts + f->estart, keyend + f->estart, cnt, idx, tmp, copy);
+                    ne = f->estart;
+                }
+                sp--;
+            }
+        }
+        continue;
+    bad:
+        e->err.code = WP_ERR_BAD_TAPE;
+        e->err.offset = at;
+        e->out_len = o.len;
+        return WP_ERR_BAD_TAPE;
+    }
+    e->out_len = o.len;
+    return WP_OK;
+full:
+    e->out_len = o.len;
+    e->needed = wp_encode_out_bound(n);
+    e->err.code = WP_ERR_OUTPUT_FULL;
+    e->err.offset = o.len;
+    return WP_ERR_OUTPUT_FULL;
+}
