@@ -158,8 +158,8 @@ enum {
 uint32_t wp_cbor_scratch_words(uint32_t tape_words);
 
 /* CBOR from an encode tape. Preferred serialization: the shortest head for every argument, the
- * shortest float that keeps the value (NaN and infinities as float16), integral doubles in
- * [-2^64, 2^64) as integers. scratch: wp_cbor_scratch_words(tape_len) words. */
+ * shortest float that keeps the value (NaN and infinities as float16). scratch:
+ * wp_cbor_scratch_words(tape_len) words (only used with WP_CBOR_DETERMINISTIC). */
 wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t scratch_cap);
 
 /* ===================================================================== TAPE FORMAT */

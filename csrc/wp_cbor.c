@@ -20,6 +20,7 @@ typedef struct wp_cframe {
     uint32_t n;         /* declared entries (definite maps/arrays) */
     uint32_t kstart;
     uint32_t flags;
+    uint32_t start;     /* input offset of the item's first byte */
 } wp_cframe;
 
 _Static_assert(sizeof(wp_cframe) <= WP_FRAME_WORDS * 4, "frame fits the reserved words");
@@ -128,9 +129,10 @@ static wp_err wp_cbor_indef_string(wp_decoder *d, wp_reader *r, wp_tape *t, uint
     uint32_t chunks = 0, units = 0;
     wp_tape_put(t, (major == 2 ? WP_T_BINC : WP_T_STRU) | (WP_LEN_ESCAPE << 8));
     wp_tape_put(t, 0);
+    uint32_t sstart = r->pos - 1;
     for (;;) {
         *eoff = r->pos;
-        if (!wp_rd_has(r, 1)) return WP_ERR_TRUNCATED;
+        if (!wp_rd_has(r, 1)) { *eoff = sstart; return WP_ERR_TRUNCATED; }
         if (r->base[r->pos] == 0xff) { r->pos++; break; }
         uint32_t cm, hl;
         uint64_t arg;
@@ -192,7 +194,8 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
 
     for (;;) {
         uint32_t start = r.pos;
-        if (wp_unlikely(!wp_rd_has(&r, 1))) FAIL(WP_ERR_TRUNCATED, start);
+        /* input ends between items: the innermost open item is what is cut */
+        if (wp_unlikely(!wp_rd_has(&r, 1))) FAIL(WP_ERR_TRUNCATED, sp ? fr[sp - 1].start : start);
         if (wp_unlikely(!wp_tape_room(&t, 6))) FAIL(WP_ERR_TAPE_FULL, start);
         wp_cframe *top = sp ? &fr[sp - 1] : 0;
         uint32_t b = r.base[start];
@@ -304,6 +307,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             f->count = 0;
             f->n = n;
             f->kstart = ktop;
+            f->start = start;
             f->flags = is_map ? (FR_MAP | FR_ALL_STR | FR_ALL_INTERNED) : FR_ARR;
             if (indef) {
                 f->flags |= FR_INDEF;
@@ -325,7 +329,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             r.pos = start + hl;
             wp_cframe *f = &fr[sp++];
             if (sp > d->depth_seen) d->depth_seen = sp;
-            f->remaining = 1; f->count = 0; f->hdr = 0; f->n = 1; f->kstart = ktop; f->flags = FR_TAG;
+            f->remaining = 1; f->count = 0; f->hdr = 0; f->n = 1; f->kstart = ktop; f->flags = FR_TAG; f->start = start;
             continue;
         }
         default: { /* 7 */
@@ -416,20 +420,10 @@ static bool wp_f16_exact(uint32_t f, uint32_t *h) {
     return true;
 }
 
-/* A double in preferred serialization: integral values in [-2^64, 2^64) as integers (not -0),
- * else the shortest of float16/32/64 that keeps the value; NaN and infinities as float16. */
+/* A double in preferred serialization: the shortest of float16/32/64 that keeps the value, NaN
+ * and infinities as float16. (Integers reach the encoder as INT/UINT/I64/U64 entries; a JS
+ * number outside the 32-bit range is a float, as cbor-x and msgpackr treat it.) */
 static void wp_cbor_double(wp_out *o, double v, bool float64) {
-    if (!float64 && v >= -18446744073709551616.0 && v < 18446744073709551616.0 && v == __builtin_trunc(v)) {
-        if (v >= 0) {
-            if (v != 0 || !__builtin_signbit(v)) { wp_cbor_head_out(o, 0, (uint64_t)v); return; }
-        } else {
-            /* -1 - n = v  ->  n = -v - 1, exact in uint64 for -2^64 <= v <= -1 */
-            double nv = -v;
-            uint64_t n = nv >= 18446744073709551616.0 ? 0xffffffffffffffffull : (uint64_t)nv - 1u;
-            wp_cbor_head_out(o, 1, n);
-            return;
-        }
-    }
     if (!float64) {
         float f = (float)v;
         if ((double)f == v || v != v) {

@@ -115,7 +115,7 @@ WP_INLINE uint32_t wp_effective_depth(uint32_t max_depth, uint32_t len) {
 }
 
 /* Words per decoder frame (both formats reserve this many per level of max_depth). */
-#define WP_FRAME_WORDS 6u
+#define WP_FRAME_WORDS 7u
 enum { FR_ARR = 1u, FR_MAP = 2u, FR_ALL_STR = 4u, FR_ALL_INTERNED = 8u, FR_INDEF = 16u, FR_TAG = 32u };
 
 /* Write the string s[0..n) as STRA (ascii area) or STRU (utf16 area). */

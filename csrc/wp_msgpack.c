@@ -49,6 +49,7 @@ typedef struct wp_frame {
     uint32_t n;
     uint32_t kstart;    /* start of this map's key ids in the key scratch */
     uint32_t flags;
+    uint32_t start;     /* input offset of the container's first byte */
 } wp_frame;
 
 uint32_t wp_decode_tape_words(uint32_t len) { return len * 2u + 8u; }
@@ -162,7 +163,8 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
 
     for (;;) {
         uint32_t start = r.pos;
-        if (wp_unlikely(!wp_rd_has(&r, 1))) FAIL(WP_ERR_TRUNCATED, start);
+        /* input ends between items: the innermost open container is what is cut */
+        if (wp_unlikely(!wp_rd_has(&r, 1))) FAIL(WP_ERR_TRUNCATED, sp ? fr[sp - 1].start : start);
         if (wp_unlikely(!wp_tape_room(&t, 6))) FAIL(WP_ERR_TAPE_FULL, start);
         uint32_t b = r.base[r.pos];
         wp_frame *top = sp ? &fr[sp - 1] : 0;
@@ -285,7 +287,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 }
                 wp_tape_tag_len(&t, WP_T_ARR, n);
                 if (sp >= d->depth_seen) d->depth_seen = sp + 1;
-                fr[sp].remaining = n; fr[sp].hdr = 0; fr[sp].n = n; fr[sp].kstart = ktop; fr[sp].flags = FR_ARR;
+                fr[sp].remaining = n; fr[sp].hdr = 0; fr[sp].n = n; fr[sp].kstart = ktop; fr[sp].flags = FR_ARR; fr[sp].start = start;
                 sp++;
                 continue;
             default: /* 4: map */
@@ -294,6 +296,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 if (n == 0) { wp_tape_tagp(&t, as_objects ? WP_T_OBJ : WP_T_MAP, 0); goto item_done; }
                 fr[sp].remaining = 2 * n; fr[sp].hdr = t.len; fr[sp].n = n; fr[sp].kstart = ktop;
                 fr[sp].flags = FR_MAP | FR_ALL_STR | FR_ALL_INTERNED;
+                fr[sp].start = start;
                 wp_tape_tag_len(&t, WP_T_MAP, n); /* patched when the map closes */
                 if (sp >= d->depth_seen) d->depth_seen = sp + 1;
                 sp++;

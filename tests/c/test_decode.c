@@ -669,7 +669,9 @@ static const trunc_case trunc_offsets[] = {
     { "93 01 c0 a1", 0, 3 },          /* not a run; str header at 3 */
     { "92 01 a3 61", 0, 2 },          /* string header at 2 runs past the end */
     { "82 a1 61 01 a1", 0, 4 },       /* key header at 4 */
-    { "82 a1 61 01 a1 62", 0, 6 },    /* value missing at 6 */
+    { "82 a1 61 01 a1 62", 0, 0 },    /* value missing: the innermost open map (at 0) is cut */
+    { "92 91 01", 0, 0 },             /* 2nd element missing: the outer array is cut */
+    { "92 92 01", 0, 1 },             /* the inner array is cut */
     { "82 a1 61", 0, 0 },             /* 2 pairs need >= 4 bytes */
     { "dd 00 00 00 01", 0, 0 },
     { "cb 3f f8", 0, 0 },
