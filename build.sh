@@ -162,17 +162,35 @@ if [[ ! -f js/src/index.node.js ]]; then
   echo "build.sh: js/src/index.node.js is missing" >&2
   exit 1
 fi
+# wirepack/cbor: dist/cbor.cjs + dist/types/cbor.node.d.ts, once js/src/cbor.node.js exists
+# (from then on both outputs are required like the MessagePack ones).
+DIST_OUT=(dist/index.cjs dist/types/index.node.d.ts)
+WANT_CBOR=0
+if [[ -f js/src/cbor.node.js ]]; then
+  WANT_CBOR=1
+  DIST_OUT+=(dist/cbor.cjs dist/types/cbor.node.d.ts)
+fi
+dist_present() { local f; for f in "${DIST_OUT[@]}"; do [[ -f $f ]] || return 1; done; }
 dist_hash="$(hash_str "$(hash_inputs "${JSSRC[@]}" tsconfig.json package-lock.json build.sh)")"
-if up_to_date dist "$dist_hash" && [[ -f dist/index.cjs && -f dist/types/index.node.d.ts ]]; then
+if up_to_date dist "$dist_hash" && dist_present; then
   :
 else
-  log "dist/index.cjs (esbuild) + dist/types (tsc)"
+  if ((WANT_CBOR)); then log "dist/index.cjs + dist/cbor.cjs (esbuild) + dist/types (tsc)"
+  else log "dist/index.cjs (esbuild) + dist/types (tsc)"; fi
   rm -rf dist
   node_modules/.bin/esbuild js/src/index.node.js --bundle --format=cjs --platform=node \
     --target=node18 --outfile=dist/index.cjs --log-level=warning
+  if ((WANT_CBOR)); then
+    node_modules/.bin/esbuild js/src/cbor.node.js --bundle --format=cjs --platform=node \
+      --target=node18 --outfile=dist/cbor.cjs --log-level=warning
+  fi
   # tsc type-checks js/src (checkJs) and writes declarations; errors fail the build.
   if ! node_modules/.bin/tsc -p tsconfig.json; then
     echo "build.sh: tsc reported type errors in js/src (see above)" >&2
+    exit 1
+  fi
+  if ! dist_present; then
+    echo "build.sh: dist is incomplete; expected ${DIST_OUT[*]}" >&2
     exit 1
   fi
   mark_done dist "$dist_hash"

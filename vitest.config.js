@@ -1,6 +1,7 @@
 // Three vitest projects over the same tests/*.test.js (see /tmp/contract.md):
-//   node    - Node, 'wirepack' -> js/src/index.node.js
-//   browser - Debian's Chromium through playwright-core, 'wirepack' -> js/src/index.browser.js
+//   node    - Node, 'wirepack' -> js/src/index.node.js, 'wirepack/cbor' -> js/src/cbor.node.js
+//   browser - Debian's Chromium through playwright-core, 'wirepack' -> js/src/index.browser.js,
+//             'wirepack/cbor' -> js/src/cbor.browser.js
 //             (tests/**/*.node.test.js are Node-only and excluded here)
 //   emcc    - Node, like `node`, but tests/setup-emcc.js first swaps in build/wirepack-emcc.wasm
 // Run one with `npx vitest run --project node` (or browser / emcc).
@@ -12,14 +13,17 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
 const nodeEntry = here('./js/src/index.node.js');
 const browserEntry = here('./js/src/index.browser.js');
+const cborNodeEntry = here('./js/src/cbor.node.js');
+const cborBrowserEntry = here('./js/src/cbor.browser.js');
 const suiteJson = here('./node_modules/msgpack-test-suite/dist/msgpack-test-suite.json');
 
 const include = ['tests/**/*.test.js'];
 const exclude = ['**/node_modules/**', 'build/**', 'dist/**'];
 
 // Exact-match aliases: 'wirepack' must not swallow e.g. 'wirepack/wirepack.wasm'.
-const aliases = (entry) => [
+const aliases = (entry, cborEntry) => [
   { find: /^wirepack$/, replacement: entry },
+  { find: /^wirepack\/cbor$/, replacement: cborEntry },
   { find: /^msgpack-test-suite\/dist\/msgpack-test-suite\.json$/, replacement: suiteJson },
   { find: /^msgpack-test-suite$/, replacement: suiteJson },
 ];
@@ -40,7 +44,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        resolve: { alias: aliases(nodeEntry) },
+        resolve: { alias: aliases(nodeEntry, cborNodeEntry) },
         test: {
           name: 'node',
           environment: 'node',
@@ -49,10 +53,10 @@ export default defineConfig({
         },
       },
       {
-        resolve: { alias: aliases(browserEntry) },
+        resolve: { alias: aliases(browserEntry, cborBrowserEntry) },
         // Pre-bundle the CJS/ESM test dependencies once so the browser can import them.
         optimizeDeps: {
-          include: ['msgpackr', 'fast-check', '@msgpack/msgpack'],
+          include: ['msgpackr', 'fast-check', '@msgpack/msgpack', 'cbor-x'],
         },
         test: {
           name: 'browser',
@@ -74,7 +78,7 @@ export default defineConfig({
         },
       },
       {
-        resolve: { alias: aliases(nodeEntry) },
+        resolve: { alias: aliases(nodeEntry, cborNodeEntry) },
         test: {
           name: 'emcc',
           environment: 'node',

@@ -194,7 +194,8 @@ enum wp_dtag {
     WP_T_N64 = 22,    /* next words: lo, hi of n; the value is -1 - n (n >= 2^63) */
     WP_T_TAG = 23,    /* P = tag (WP_LEN_ESCAPE: next words lo, hi); the tagged item follows */
     WP_T_SIMPLE = 24, /* P = simple value (other than false/true/null/undefined) */
-    WP_T_BINC = 25    /* indefinite byte string: P = chunks (escape); per chunk: length, offset */
+    WP_T_BINC = 25,   /* indefinite byte string: P = chunks (escape); per chunk: length, offset */
+    WP_T_PAD = 26     /* no value: skip this word (before a SHAPED header of an indefinite map) */
 };
 
 /* Encode tape: same word layout (tag in the low 8 bits, payload above). */
@@ -205,8 +206,9 @@ enum wp_etag {
     WP_E_UINT = 5,    /* next word uint32: smallest integer form */
     WP_E_F64 = 6,     /* aligned f64: float64 */
     WP_E_F32 = 7,     /* next word: float32 bits */
-    WP_E_I64 = 8,     /* lo, hi: int64 (MessagePack: always d3, so it decodes back as a BigInt) */
-    WP_E_U64 = 9,     /* lo, hi: uint64 (MessagePack: always cf; CBOR: smallest head) */
+    WP_E_I64 = 8,     /* lo, hi: int64, always the 64-bit form (d3; CBOR: 8-byte head), so it
+                         decodes back as a BigInt; CBOR deterministic mode: the shortest head */
+    WP_E_U64 = 9,     /* lo, hi: uint64 (cf; CBOR as I64) */
     WP_E_STR = 10,    /* P = byte length (0xFFFFFF: next word); UTF-8 bytes follow, padded to 4 */
     WP_E_BIN = 11,    /* as STR */
     WP_E_ARR = 12,    /* P = n (0xFFFFFF: next word) */

@@ -209,7 +209,11 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             t.w[top->hdr + 1] = n;
             if (top->flags & FR_MAP) {
                 wp_map_close(&t, tb, top->hdr, n, top->flags, as_objects, kscratch + top->kstart, ktop - top->kstart);
-                if ((t.w[top->hdr] & 0xffu) == WP_T_SHAPED) t.w[top->hdr + 1] = 0; /* unused word */
+                if ((t.w[top->hdr] & 0xffu) == WP_T_SHAPED) {
+                    /* the count word is not needed: the shape header moves into it */
+                    t.w[top->hdr + 1] = t.w[top->hdr];
+                    t.w[top->hdr] = WP_T_PAD;
+                }
                 ktop = top->kstart;
             }
             sp--;
@@ -289,7 +293,9 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
         case 5: {
             bool is_map = major == 5;
             if (is_key) top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
-            if (!indef && (is_map ? arg > left / 2 : arg > left)) FAIL(WP_ERR_TRUNCATED, start);
+            /* a count beyond what the input could hold is caught when the input runs out (no
+             * memory depends on it), so an earlier error in the items is still reported */
+            if (!indef && arg > (is_map ? 0x7fffffffu : 0xffffffffu)) FAIL(WP_ERR_TRUNCATED, start);
             if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
             r.pos = start + hl;
             uint32_t n = (uint32_t)arg;
@@ -297,7 +303,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 wp_tape_tagp(&t, is_map ? (as_objects ? WP_T_OBJ : WP_T_MAP) : WP_T_ARR, 0);
                 goto item_done;
             }
-            if (!is_map && !indef && n >= 2 && wp_cbor_num_size(wp_rd_ptr(&r))) {
+            if (!is_map && !indef && n >= 2 && n <= left && wp_cbor_num_size(wp_rd_ptr(&r))) {
                 if (!wp_tape_room(&t, 2u * n + 4u)) FAIL(WP_ERR_TAPE_FULL, start);
                 if (wp_cbor_try_numrun(&r, &t, n, f32_tagged)) goto item_done;
             }
@@ -546,9 +552,13 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
             if (n - i < 2) goto bad;
             uint64_t v = ((uint64_t)w[i + 1] << 32) | w[i];
             i += 2;
-            if (tag == WP_E_N64) wp_cbor_head_out(&o, 1, v);
-            else if (tag == WP_E_I64 && (int64_t)v < 0) wp_cbor_head_out(&o, 1, ~v);
-            else wp_cbor_head_out(&o, 0, v);
+            /* BigInts: the 8-byte head (so they decode back as BigInts, as with cbor-x),
+             * except in deterministic mode, which wants the shortest head */
+            uint32_t major = 0;
+            if (tag == WP_E_N64) major = 1;
+            else if (tag == WP_E_I64 && (int64_t)v < 0) { major = 1; v = ~v; }
+            if (det) wp_cbor_head_out(&o, major, v);
+            else wp_out_u8_be64(&o, (major << 5) | 27, v);
             break;
         }
         case WP_E_F64: {

@@ -210,6 +210,8 @@ export class TapeReader {
     this.keys = rt.keys;
     this.shapes = rt.shapes;
     this.int64 = opts.int64AsType;
+    /** CBOR tags -> values (the Decoder's tag handling) */
+    this.opts = opts;
     this.roundF32 = opts.useFloat32 > 2;
     this.codegen = opts.codegen !== false;
     // ASCII strings: one latin1 decode per message (or per string when the area is small)
@@ -265,6 +267,34 @@ export class TapeReader {
     const out = NodeBuffer ? NodeBuffer.allocUnsafe(n) : new Uint8Array(n);
     out.set(this.input.subarray(off, off + n));
     return out;
+  }
+
+  /**
+   * The next value, read as a Map when it is a map of any form (CBOR tag 259).
+   * @returns {any}
+   */
+  mapAhead() {
+    const w = this.w;
+    const word = w[this.t];
+    const tag = word & 0xff;
+    if (tag !== 15 && tag !== 16) return this.v();
+    this.t++;
+    const m = new Map();
+    if (tag === 16) {
+      const keys = this.shapes[word >>> 8].keys;
+      for (let i = 0; i < keys.length; i++) {
+        this.t++;
+        m.set(keys[i], this.v());
+      }
+      return m;
+    }
+    let n = word >>> 8;
+    if (n === 0xffffff) n = w[this.t++] >>> 0;
+    for (let i = 0; i < n; i++) {
+      const k = this.v();
+      m.set(k, this.v());
+    }
+    return m;
   }
 
   /** The next value on the tape. @returns {any} */
@@ -378,6 +408,42 @@ export class TapeReader {
         return this.roundF32 ? roundFloat32(x) : x;
       }
       case 21: return undefined;
+      case 22: {
+        // CBOR negative integer -1 - n, n >= 2^63
+        const t = this.t;
+        this.t = t + 2;
+        const n = (BigInt(w[t + 1] >>> 0) << 32n) | BigInt(w[t] >>> 0);
+        return this.int64 === 'number' || this.int64 === 'auto' ? -1 - Number(n) : this.int64 === 'string' ? (-1n - n).toString() : -1n - n;
+      }
+      case 23: {
+        let tag = word >>> 8;
+        if (tag === 0xffffff) {
+          const t = this.t;
+          this.t = t + 2;
+          const big = (BigInt(w[t + 1] >>> 0) << 32n) | BigInt(w[t] >>> 0);
+          return this.opts.decodeTag(big <= 9007199254740991n ? Number(big) : big, this.v(), this);
+        }
+        if (tag === 259) return this.opts.decodeTag(tag, this.mapAhead(), this);
+        return this.opts.decodeTag(tag, this.v(), this);
+      }
+      case 24: return this.opts.decodeSimple(word >>> 8);
+      case 26: return this.v(); // padding before the header of an indefinite CBOR map
+      case 25: {
+        // CBOR indefinite byte string: (length, offset) per chunk
+        let n = word >>> 8;
+        if (n === 0xffffff) n = w[this.t++] >>> 0;
+        const t = this.t;
+        this.t = t + 2 * n;
+        let total = 0;
+        for (let i = 0; i < n; i++) total += w[t + 2 * i] >>> 0;
+        const out = NodeBuffer ? NodeBuffer.allocUnsafe(total) : new Uint8Array(total);
+        for (let i = 0, at = 0; i < n; i++) {
+          const len = w[t + 2 * i] >>> 0, off = w[t + 2 * i + 1] >>> 0;
+          out.set(this.input.subarray(off, off + len), at);
+          at += len;
+        }
+        return out;
+      }
       default:
         throw new Error(`wirepack: corrupt tape (tag ${word & 0xff})`);
     }
@@ -413,6 +479,12 @@ class DeepReader extends TapeReader {
       const tag = word & 0xff;
       /** @type {any} */
       let value;
+      if (tag === 23 && (word >>> 8) !== 0xffffff && (word >>> 8) !== 259) {
+        // a CBOR tag: its item completes it (the tag handler runs when it does)
+        this.t++;
+        stack.push({ tag: 23, c: word >>> 8, n: 1, i: 0, hasKey: false, key: undefined, names: null });
+        continue;
+      }
       if (tag >= 13 && tag <= 16) {
         this.t++;
         let n = 0;
@@ -439,6 +511,11 @@ class DeepReader extends TapeReader {
       for (;;) {
         const f = stack[stack.length - 1];
         if (f === undefined) return value;
+        if (f.tag === 23) {
+          stack.pop();
+          value = this.opts.decodeTag(f.c, value, this);
+          continue;
+        }
         if (f.tag === 13) {
           f.c.push(value);
         } else if (f.tag === 16) {
@@ -496,13 +573,14 @@ function toBytes(src) {
  * @param {Uint8Array} bytes
  * @param {number} flags
  * @param {number} maxDepth
+ * @param {boolean} cbor
  * @returns {number} C error code (0 = ok)
  */
-function runDecode(rt, bytes, flags, maxDepth) {
+function runDecode(rt, bytes, flags, maxDepth, cbor) {
   const len = bytes.length;
   if (!rt.reserve(len)) throw new DecodeError('LIMIT', 0, 'Input too large for wasm memory');
   rt.u8.set(bytes, rt.base);
-  const err = rt.x.wpw_decode(len, flags, maxDepth, TABLE_RESET_FILL);
+  const err = cbor ? rt.x.wpw_cbor_decode(len, flags, maxDepth, TABLE_RESET_FILL) : rt.x.wpw_decode(len, flags, maxDepth, TABLE_RESET_FILL);
   rt.refresh();
   const R = rt.u32, res = rt.res;
   if (R[res + 15] !== rt.generation) {
@@ -541,6 +619,28 @@ export class Unpackr {
     this.codegen = o.codegen !== false;
     if (!(this.maxDepth >= 1 && this.maxDepth <= 100000)) throw new RangeError('wirepack: maxDepth must be 1..100000');
     this.flags = (this.mapsAsObjects ? F_MAPS_AS_OBJECTS : 0) | (this.useFloat32 > 2 ? F_TAG_F32 : 0);
+    /** CBOR instead of MessagePack (set by the CBOR Decoder) */
+    this.cbor = false;
+  }
+
+  /**
+   * A CBOR tag's value (CBOR decoders override this; MessagePack tapes have no tags).
+   * @param {number | bigint} tag
+   * @param {any} value
+   * @param {TapeReader} _reader
+   * @returns {any}
+   */
+  decodeTag(tag, value, _reader) {
+    return { tag, value };
+  }
+
+  /**
+   * A CBOR simple value other than false/true/null/undefined.
+   * @param {number} value
+   * @returns {any}
+   */
+  decodeSimple(value) {
+    return { simple: value };
   }
 
   /**
@@ -551,7 +651,7 @@ export class Unpackr {
   unpack(source) {
     const bytes = toBytes(source);
     const rt = runtime();
-    if (runDecode(rt, bytes, this.flags, this.maxDepth) !== 0) throw errorFromResult(rt);
+    if (runDecode(rt, bytes, this.flags, this.maxDepth, this.cbor) !== 0) throw errorFromResult(rt);
     return reader(rt, bytes, this).v();
   }
 
@@ -565,7 +665,7 @@ export class Unpackr {
   unpackMultiple(source, forEach) {
     const bytes = toBytes(source);
     const rt = runtime();
-    const err = runDecode(rt, bytes, this.flags | F_MULTIPLE, this.maxDepth);
+    const err = runDecode(rt, bytes, this.flags | F_MULTIPLE, this.maxDepth, this.cbor);
     const failure = err !== 0 ? errorFromResult(rt) : null;
     const count = rt.u32[rt.res + 7];
     /** @type {any[]} */
@@ -573,11 +673,12 @@ export class Unpackr {
     if (count > 0) {
       // Values before the failing one are complete on the tape; positions need a second pass.
       const r = reader(rt, bytes, this);
-      const ends = forEach ? this.#ends(bytes, count) : null;
+      const ends = forEach && !this.cbor ? this.#ends(bytes, count) : null;
       for (let i = 0; i < count; i++) {
         const value = r.v();
-        if (forEach && ends) {
-          if (forEach(value, i === 0 ? 0 : ends[i - 1], ends[i]) === false) return undefined;
+        if (forEach) {
+          const stop = ends ? forEach(value, i === 0 ? 0 : ends[i - 1], ends[i]) : forEach(value, -1, -1);
+          if (stop === false) return undefined;
         } else values.push(value);
       }
     }

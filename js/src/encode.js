@@ -34,7 +34,7 @@ for (let i = 0; i < 256; i++) mult10[i] = +('1e' + Math.floor(45.15 - i * 0.3010
 const INITIAL_WORDS = 1 << 14;
 
 /** The reusable tape a Packr writes into. */
-class Tape {
+export class Tape {
   constructor() {
     const ab = new ArrayBuffer(INITIAL_WORDS * 4);
     this.ab = ab;
@@ -82,6 +82,13 @@ export class Packr {
     this.maxDepth = o.maxDepth === undefined ? DEFAULT_MAX_DEPTH : o.maxDepth;
     /** @type {Tape | null} */
     this.tape = null;
+    /** -1 for MessagePack; WP_CBOR_* flags for CBOR (set by the CBOR Encoder) */
+    this.cborFlags = -1;
+  }
+
+  /** @param {Tape} T @param {bigint} v */
+  writeBigInt(T, v) {
+    writeBigInt(T, v);
   }
 
   /**
@@ -101,7 +108,7 @@ export class Packr {
     try {
       tape.p = 0;
       this.write(tape, value, 0);
-      return emit(tape);
+      return emit(tape, this.cborFlags);
     } finally {
       tape.busy = false;
     }
@@ -124,7 +131,7 @@ export class Packr {
       case 'number': this.writeNumber(T, v); return;
       case 'boolean': T.u32[T.p++] = v ? E_TRUE : E_FALSE; return;
       case 'undefined': case 'function': T.u32[T.p++] = E_UNDEF; return;
-      case 'bigint': writeBigInt(T, v); return;
+      case 'bigint': this.writeBigInt(T, v); return;
       case 'object':
         if (v === null) { T.u32[T.p++] = E_NIL; return; }
         if (depth >= this.maxDepth) throw new RangeError('wirepack: value nested deeper than maxDepth (or cyclic)');
@@ -207,7 +214,7 @@ function f32Fits(T, v, mode) {
 }
 
 /** @param {Tape} T @param {number} tag @param {number} n */
-function writeHeader(T, tag, n) {
+export function writeHeader(T, tag, n) {
   if (n < ESC) {
     T.u32[T.p++] = tag | (n << 8);
   } else {
@@ -256,7 +263,7 @@ function utf8Write(T, s, at, max) {
 }
 
 /** @param {Tape} T @param {number} tag @param {number} type @param {Uint8Array} data */
-function writeBytes(T, tag, type, data) {
+export function writeBytes(T, tag, type, data) {
   const n = data.length;
   const words = 3 + ((n + 3) >> 2);
   if (T.p + words > T.cap) T.grow(words);
@@ -311,15 +318,16 @@ function writeBigInt(T, v) {
 /**
  * Copy the tape into wasm memory, run the C encoder, and copy the bytes out.
  * @param {Tape} T
+ * @param {number} cborFlags -1 for MessagePack, else WP_CBOR_* flags
  * @returns {Uint8Array}
  */
-function emit(T) {
+function emit(T, cborFlags) {
   const rt = runtime();
   const x = rt.x;
   const words = T.p;
   if (!rt.reserve(words * 4)) throw new RangeError('wirepack: out of wasm memory');
   rt.u32.set(T.u32.subarray(0, words), rt.base >> 2);
-  const err = x.wpw_encode(words);
+  const err = cborFlags < 0 ? x.wpw_encode(words) : x.wpw_cbor_encode(words, cborFlags);
   rt.refresh();
   if (err !== 0) throw new Error(`wirepack: encoder failed (code ${err})`);
   const out = rt.u32[rt.res], n = rt.u32[rt.res + 1];

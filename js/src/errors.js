@@ -10,6 +10,10 @@ export const ERROR_NAMES = {
   101: 'RESERVED_BYTE',
   102: 'TRAILING_DATA',
   103: 'BAD_TIMESTAMP',
+  110: 'RESERVED_AI',
+  111: 'BREAK',
+  112: 'BAD_CHUNK',
+  113: 'BAD_SIMPLE',
   200: 'DEPTH',
   201: 'LIMIT',
   300: 'TAPE_FULL',
@@ -19,10 +23,14 @@ export const ERROR_NAMES = {
 
 /** @type {Record<string, string>} */
 const MESSAGES = {
-  TRUNCATED: 'Unexpected end of MessagePack data',
-  RESERVED_BYTE: 'Reserved byte 0xc1 (never used) in MessagePack data',
+  TRUNCATED: 'Unexpected end of data',
+  RESERVED_BYTE: 'Reserved byte 0xc1 (never used in MessagePack)',
   TRAILING_DATA: 'Data read, but end of buffer not reached',
   BAD_TIMESTAMP: 'Invalid timestamp extension',
+  RESERVED_AI: 'Reserved additional information (28-30), or an indefinite length where none exists',
+  BREAK: 'Break (0xff) outside an indefinite-length item',
+  BAD_CHUNK: 'Chunk of the wrong type, or indefinite, inside an indefinite-length string',
+  BAD_SIMPLE: 'Simple value below 32 in two-byte form',
   DEPTH: 'Nesting deeper than maxDepth',
   LIMIT: 'Input exceeds a configured limit or available memory',
 };

@@ -1,24 +1,5 @@
 // @ts-check
-/**
- * Browser, worker, Deno and Bun entry: ready after import (top-level await). Runtimes that
- * forbid compiling wasm from bytes (workerd) call init(module) with the module they are given;
- * until then the codec functions throw a clear error.
- */
-import { wasmBase64 } from './wasm-inline.js';
-import { init } from './runtime.js';
-
-/** @param {string} b64 */
-function fromBase64(b64) {
-  const s = atob(b64);
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
-}
-
-try {
-  await init(fromBase64(wasmBase64));
-} catch {
-  // compiling from bytes is not allowed here: the host must call init(module)
-}
+/** Browser, worker, Deno and Bun entry (MessagePack): ready after import (top-level await). */
+import './load.browser.js';
 
 export * from './api.js';

@@ -1,8 +1,5 @@
 // @ts-check
-/** Node entry: the wasm module is compiled and ready synchronously on import. */
-import { wasmBase64 } from './wasm-inline.js';
-import { initSync } from './runtime.js';
-
-initSync(Buffer.from(wasmBase64, 'base64'));
+/** Node entry (MessagePack): the wasm module is compiled and ready synchronously on import. */
+import './load.node.js';
 
 export * from './api.js';

@@ -17,6 +17,8 @@
  * @property {() => number} wpw_arena_size
  * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_decode
  * @property {(words: number) => number} wpw_encode
+ * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_cbor_decode
+ * @property {(words: number, flags: number) => number} wpw_cbor_encode
  */
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
