@@ -300,9 +300,9 @@ export class Encoder extends Packr {
     }
     if (o instanceof Date) {
       this.writeTag(T, 1);
-      const ms = o.getTime();
-      // whole seconds as an integer, else float seconds (cbor-x's form)
-      this.write(T, ms % 1000 === 0 ? ms / 1000 : ms / 1000, depth);
+      // epoch seconds: an integer when whole (it goes out as an integer), else a float, as
+      // cbor-x writes them; an invalid Date gives NaN, which decodes back to an invalid Date
+      this.write(T, o.getTime() / 1000, depth);
       return;
     }
     if (o instanceof Tag) {

@@ -32,6 +32,8 @@ for (let i = 0; i < 256; i++) mult10[i] = +('1e' + Math.floor(45.15 - i * 0.3010
  */
 
 const INITIAL_WORDS = 1 << 14;
+/** Copies up to this many words (tape) or 4x as many bytes (output) are done with a loop. */
+const SMALL_COPY = 32;
 
 /** The reusable tape a Packr writes into. */
 export class Tape {
@@ -326,14 +328,26 @@ function emit(T, cborFlags) {
   const x = rt.x;
   const words = T.p;
   if (!rt.reserve(words * 4)) throw new RangeError('wirepack: out of wasm memory');
-  rt.u32.set(T.u32.subarray(0, words), rt.base >> 2);
+  const dst = rt.u32, base = rt.base >> 2;
+  if (words <= SMALL_COPY) {
+    // small tapes: a loop beats creating a subarray view for set()
+    const src = T.u32;
+    for (let i = 0; i < words; i++) dst[base + i] = src[i];
+  } else {
+    dst.set(T.u32.subarray(0, words), base);
+  }
   const err = cborFlags < 0 ? x.wpw_encode(words) : x.wpw_cbor_encode(words, cborFlags);
   rt.refresh();
   if (err !== 0) throw new Error(`wirepack: encoder failed (code ${err})`);
   const out = rt.u32[rt.res], n = rt.u32[rt.res + 1];
   if (NodeBuffer) {
     const b = NodeBuffer.allocUnsafe(n);
-    b.set(rt.u8.subarray(out, out + n));
+    if (n <= SMALL_COPY * 4) {
+      const u8 = rt.u8;
+      for (let i = 0; i < n; i++) b[i] = u8[out + i];
+    } else {
+      b.set(rt.u8.subarray(out, out + n));
+    }
     return b;
   }
   return rt.u8.slice(out, out + n);
