@@ -229,17 +229,24 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
         }
         uint32_t left = wp_rd_left(&r) - hl;
         bool is_key = top && (top->flags & FR_MAP) && (top->count & 1u) == 0;
+        /* any key but a text string makes the map a Map (keys are never converted) */
+        if (is_key && major != 3) top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
 
         switch (major) {
         case 0:
             if (indef) FAIL(WP_ERR_RESERVED_AI, start);
-            if (arg < 0x800000u) wp_tape_tagp(&t, WP_T_INT, (uint32_t)arg);
+            /* 8-byte heads stay 64-bit entries (BigInt by default, as cbor-x), whatever the value */
+            if (hl == 9) { wp_tape_put(&t, WP_T_U64); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, (uint32_t)(arg >> 32)); }
+            else if (arg < 0x800000u) wp_tape_tagp(&t, WP_T_INT, (uint32_t)arg);
             else if (arg <= 0xffffffffu) { wp_tape_put(&t, WP_T_U32); wp_tape_put(&t, (uint32_t)arg); }
             else { wp_tape_put(&t, WP_T_U64); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, (uint32_t)(arg >> 32)); }
             break;
         case 1:
             if (indef) FAIL(WP_ERR_RESERVED_AI, start);
-            if (arg < 0x800000u) wp_tape_tagp(&t, WP_T_INT, (uint32_t)(-1 - (int32_t)arg) & 0xffffffu);
+            if (hl == 9 && arg < 0x8000000000000000ull) {
+                uint64_t v = ~arg;
+                wp_tape_put(&t, WP_T_I64); wp_tape_put(&t, (uint32_t)v); wp_tape_put(&t, (uint32_t)(v >> 32));
+            } else if (arg < 0x800000u) wp_tape_tagp(&t, WP_T_INT, (uint32_t)(-1 - (int32_t)arg) & 0xffffffu);
             else if (arg < 0x80000000u) { wp_tape_put(&t, WP_T_I32); wp_tape_put(&t, (uint32_t)(-1 - (int32_t)arg)); }
             else if (arg < 0x8000000000000000ull) {
                 uint64_t v = ~arg; /* two's complement of -1 - arg */

@@ -108,6 +108,19 @@ function typedFromBytes(tag, bytes) {
   return new C(ab);
 }
 
+/**
+ * Epoch seconds (possibly fractional) to the millisecond whose seconds value it is: s * 1000
+ * can be off by one unit in the last place, so step to the neighbour that divides back exactly.
+ * @param {number} s
+ */
+function secondsToMs(s) {
+  const m = Math.round(s * 1000);
+  if (m / 1000 === s) return m;
+  if ((m - 1) / 1000 === s) return m - 1;
+  if ((m + 1) / 1000 === s) return m + 1;
+  return m;
+}
+
 /* ------------------------------------------------------------------ bignums */
 
 /** @param {Uint8Array} bytes big-endian magnitude */
@@ -173,7 +186,7 @@ export class Decoder extends Unpackr {
       switch (tag) {
         case 0: if (typeof value === 'string') return new Date(value); break;
         case 1:
-          if (typeof value === 'number') return new Date(value * 1000);
+          if (typeof value === 'number') return new Date(secondsToMs(value));
           if (typeof value === 'bigint') return new Date(Number(value) * 1000);
           break;
         case 2: if (value instanceof Uint8Array) return this.bignum(bigFromBytes(value)); break;
@@ -231,7 +244,9 @@ export class Encoder extends Packr {
     const o = options || {};
     this.deterministic = o.deterministic === true;
     this.float64 = o.float64 === true;
-    this.tagUint8Array = o.tagUint8Array !== false;
+    // as cbor-x: tag Uint8Arrays only where Buffer exists (so that plain byte strings, which
+    // decode to Buffers there, stay distinguishable); browsers decode bytes to Uint8Array anyway
+    this.tagUint8Array = o.tagUint8Array === undefined ? NodeBuffer !== undefined : o.tagUint8Array;
     this.useTag259ForMaps = o.useTag259ForMaps !== false;
     this.cborFlags = (this.deterministic ? DETERMINISTIC : 0) | (this.float64 ? FLOAT64 : 0);
   }
@@ -243,6 +258,22 @@ export class Encoder extends Packr {
    */
   encode(value) {
     return this.pack(value);
+  }
+
+  /**
+   * Numbers as for MessagePack, except -0, which CBOR can carry exactly (f9 8000).
+   * @param {Tape} T @param {number} v
+   */
+  writeNumber(T, v) {
+    if (v === 0 && 1 / v < 0) {
+      if (T.p + 4 > T.cap) T.grow(4);
+      const p = T.p, a = (p + 2) & ~1;
+      T.u32[p] = E_F64;
+      T.f64[a >> 1] = v;
+      T.p = a + 2;
+      return;
+    }
+    super.writeNumber(T, v);
   }
 
   /** @param {Tape} T @param {number | bigint} tag */
