@@ -13,17 +13,6 @@
 
 uint32_t wp_cbor_tape_words(uint32_t len) { return len * 3u + 8u; }
 
-typedef struct wp_cframe {
-    uint32_t remaining; /* items left (definite), unused for indefinite */
-    uint32_t count;     /* items done: keys are the even ones */
-    uint32_t hdr;       /* tape index of the header word to patch */
-    uint32_t n;         /* declared entries (definite maps/arrays) */
-    uint32_t kstart;
-    uint32_t flags;
-    uint32_t start;     /* input offset of the item's first byte */
-} wp_cframe;
-
-_Static_assert(sizeof(wp_cframe) <= WP_FRAME_WORDS * 4, "frame fits the reserved words");
 
 /* Additional-information byte counts: 24 -> 1, 25 -> 2, 26 -> 4, 27 -> 8. */
 static const uint8_t wp_ai_bytes[4] = { 1, 2, 4, 8 };
@@ -174,18 +163,10 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
     uint32_t eoff = 0;
     uint32_t keep_keys = tb->nkeys, keep_shapes = tb->nshapes;
 
-    d->tape_len = 0;
-    d->ascii_len = d->utf16_len = 0;
-    d->end = 0;
-    d->nvalues = 0;
-    d->depth_seen = 0;
-    d->keys_before = tb->nkeys;
-    d->shapes_before = tb->nshapes;
-    d->err.code = WP_OK;
-    d->err.offset = 0;
+    wp_dec_reset(d, tb);
 
     if (d->stack_cap < wp_decode_stack_words(max_depth, d->len)) FAIL(WP_ERR_TAPE_FULL, 0);
-    wp_cframe *fr = (wp_cframe *)(void *)d->stack;
+    wp_frame *fr = (wp_frame *)(void *)d->stack;
     uint32_t *kscratch = d->stack + max_depth * WP_FRAME_WORDS;
     uint32_t kcap = d->stack_cap - max_depth * WP_FRAME_WORDS;
     uint32_t ktop = 0, sp = 0;
@@ -197,7 +178,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
         /* input ends between items: the innermost open item is what is cut */
         if (wp_unlikely(!wp_rd_has(&r, 1))) FAIL(WP_ERR_TRUNCATED, sp ? fr[sp - 1].start : start);
         if (wp_unlikely(!wp_tape_room(&t, 6))) FAIL(WP_ERR_TAPE_FULL, start);
-        wp_cframe *top = sp ? &fr[sp - 1] : 0;
+        wp_frame *top = sp ? &fr[sp - 1] : 0;
         uint32_t b = r.base[start];
 
         /* ------------------------------------------------ break */
@@ -314,7 +295,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 if (!wp_tape_room(&t, 2u * n + 4u)) FAIL(WP_ERR_TAPE_FULL, start);
                 if (wp_cbor_try_numrun(&r, &t, n, f32_tagged)) goto item_done;
             }
-            wp_cframe *f = &fr[sp++];
+            wp_frame *f = &fr[sp++];
             if (sp > d->depth_seen) d->depth_seen = sp;
             f->hdr = t.len;
             f->count = 0;
@@ -340,7 +321,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             if (arg < WP_LEN_ESCAPE) wp_tape_tagp(&t, WP_T_TAG, (uint32_t)arg);
             else { wp_tape_tagp(&t, WP_T_TAG, WP_LEN_ESCAPE); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, (uint32_t)(arg >> 32)); }
             r.pos = start + hl;
-            wp_cframe *f = &fr[sp++];
+            wp_frame *f = &fr[sp++];
             if (sp > d->depth_seen) d->depth_seen = sp;
             f->remaining = 1; f->count = 0; f->hdr = 0; f->n = 1; f->kstart = ktop; f->flags = FR_TAG; f->start = start;
             continue;
@@ -368,7 +349,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
 
     item_done:
         while (sp) {
-            wp_cframe *f = &fr[sp - 1];
+            wp_frame *f = &fr[sp - 1];
             f->count++;
             if (f->flags & FR_INDEF) break;
             if (--f->remaining) break;
@@ -391,11 +372,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
     return WP_OK;
 
 fail:
-    wp_tables_rollback(tb, keep_keys, keep_shapes);
-    d->tape_len = t.len;
-    d->err.code = err;
-    d->err.offset = eoff;
-    return err;
+    return wp_dec_fail(d, tb, t.len, err, eoff, keep_keys, keep_shapes);
 }
 
 /* ===================================================================== encode */

@@ -135,6 +135,43 @@ WP_INLINE bool wp_put_string(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32
 }
 
 
+/* One open container (or CBOR tag) on a decoder's explicit stack. */
+typedef struct wp_frame {
+    uint32_t remaining; /* items left (definite): n for arrays, 2n for maps, 1 for tags */
+    uint32_t count;     /* items done (CBOR: keys are the even ones) */
+    uint32_t hdr;       /* tape index of the header word to patch (maps) */
+    uint32_t n;         /* declared entries */
+    uint32_t kstart;    /* start of this map's key ids in the key scratch */
+    uint32_t flags;     /* FR_* */
+    uint32_t start;     /* input offset of the container's first byte */
+} wp_frame;
+
+_Static_assert(sizeof(wp_frame) == WP_FRAME_WORDS * 4, "frames fill the reserved words");
+
+/* Reset a decoder's outputs at the start of a call. */
+WP_INLINE void wp_dec_reset(wp_decoder *d, const wp_tables *tb) {
+    d->tape_len = 0;
+    d->ascii_len = d->utf16_len = 0;
+    d->end = 0;
+    d->nvalues = 0;
+    d->depth_seen = 0;
+    d->keys_before = tb->nkeys;
+    d->shapes_before = tb->nshapes;
+    d->err.code = WP_OK;
+    d->err.offset = 0;
+}
+
+/* End a failed call: forget the key and shape ids added after the last complete top-level value
+ * (keep_*), and record the error. */
+WP_INLINE wp_err wp_dec_fail(wp_decoder *d, wp_tables *tb, uint32_t tape_len, wp_err err, uint32_t offset,
+                             uint32_t keep_keys, uint32_t keep_shapes) {
+    wp_tables_rollback(tb, keep_keys, keep_shapes);
+    d->tape_len = tape_len;
+    d->err.code = err;
+    d->err.offset = offset;
+    return err;
+}
+
 /* Patch the header word of a map that has just closed: SHAPED when every key is interned and a
  * shape id is available, OBJ when every key is a string (and objects are wanted), else MAP. */
 WP_INLINE void wp_map_close(wp_tape *t, wp_tables *tb, uint32_t hdr, uint32_t n, uint32_t flags,

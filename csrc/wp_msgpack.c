@@ -43,14 +43,6 @@ static const uint8_t wp_num_size[256] = {
 };
 
 
-typedef struct wp_frame {
-    uint32_t remaining; /* items left: n for arrays, 2n for maps (even = a key comes next) */
-    uint32_t hdr;       /* tape index of the header word to patch (maps) */
-    uint32_t n;
-    uint32_t kstart;    /* start of this map's key ids in the key scratch */
-    uint32_t flags;
-    uint32_t start;     /* input offset of the container's first byte */
-} wp_frame;
 
 uint32_t wp_decode_tape_words(uint32_t len) { return len * 2u + 8u; }
 
@@ -143,15 +135,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     /* ids that complete top-level values refer to survive a later failure (WP_DEC_MULTIPLE) */
     uint32_t keep_keys = tb->nkeys, keep_shapes = tb->nshapes;
 
-    d->tape_len = 0;
-    d->ascii_len = d->utf16_len = 0;
-    d->end = 0;
-    d->nvalues = 0;
-    d->depth_seen = 0;
-    d->keys_before = tb->nkeys;
-    d->shapes_before = tb->nshapes;
-    d->err.code = WP_OK;
-    d->err.offset = 0;
+    wp_dec_reset(d, tb);
 
     if (d->stack_cap < wp_decode_stack_words(max_depth, d->len)) FAIL(WP_ERR_TAPE_FULL, 0);
     wp_frame *fr = (wp_frame *)(void *)d->stack;
@@ -287,14 +271,14 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 }
                 wp_tape_tag_len(&t, WP_T_ARR, n);
                 if (sp >= d->depth_seen) d->depth_seen = sp + 1;
-                fr[sp].remaining = n; fr[sp].hdr = 0; fr[sp].n = n; fr[sp].kstart = ktop; fr[sp].flags = FR_ARR; fr[sp].start = start;
+                fr[sp].remaining = n; fr[sp].count = 0; fr[sp].hdr = 0; fr[sp].n = n; fr[sp].kstart = ktop; fr[sp].flags = FR_ARR; fr[sp].start = start;
                 sp++;
                 continue;
             default: /* 4: map */
                 if (n > left / 2) FAIL(WP_ERR_TRUNCATED, start);
                 if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
                 if (n == 0) { wp_tape_tagp(&t, as_objects ? WP_T_OBJ : WP_T_MAP, 0); goto item_done; }
-                fr[sp].remaining = 2 * n; fr[sp].hdr = t.len; fr[sp].n = n; fr[sp].kstart = ktop;
+                fr[sp].remaining = 2 * n; fr[sp].count = 0; fr[sp].hdr = t.len; fr[sp].n = n; fr[sp].kstart = ktop;
                 fr[sp].flags = FR_MAP | FR_ALL_STR | FR_ALL_INTERNED;
                 fr[sp].start = start;
                 wp_tape_tag_len(&t, WP_T_MAP, n); /* patched when the map closes */
@@ -327,11 +311,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     return WP_OK;
 
 fail:
-    wp_tables_rollback(tb, keep_keys, keep_shapes);
-    d->tape_len = t.len;
-    d->err.code = err;
-    d->err.offset = eoff;
-    return err;
+    return wp_dec_fail(d, tb, t.len, err, eoff, keep_keys, keep_shapes);
 }
 
 /* ===================================================================== encode */

@@ -7,6 +7,7 @@
 // load() throwing means the contender is skipped for the whole run, with the message as reason.
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { REPO_DIR, packageVersion } from './config.js';
 
 const WIREPACK_ENTRY = new URL('../../js/src/index.node.js', import.meta.url);
@@ -133,4 +134,130 @@ export const json = {
     encodeLabel: 'buf = Buffer(JSON.stringify(obj));',
     decodeLabel: 'obj = JSON.parse(buf);',
   }),
+};
+
+// ---------------------------------------------------------------------------------------------
+// CBOR contenders (bench/suites/cbor.js)
+
+const WIREPACK_CBOR_ENTRY = new URL('../../js/src/cbor.node.js', import.meta.url);
+
+let wirepackCborPromise = null;
+/** Imports wirepack/cbor once; rejects with a readable reason when js/src or the wasm is not there yet. */
+export function loadWirepackCbor() {
+  if (!wirepackCborPromise) {
+    wirepackCborPromise = (async () => {
+      let lib;
+      try {
+        lib = await import(WIREPACK_CBOR_ENTRY.href);
+      } catch (err) {
+        const msg = err && err.code === 'ERR_MODULE_NOT_FOUND' ? `module not found: ${err.message.split('\n')[0]}` : String(err && err.message ? err.message.split('\n')[0] : err);
+        throw new Error(`import('../js/src/cbor.node.js') failed: ${msg}`);
+      }
+      for (const name of ['encode', 'decode']) {
+        if (typeof lib[name] !== 'function') throw new Error(`js/src/cbor.node.js does not export ${name}()`);
+      }
+      let version = null;
+      try {
+        version = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')).version;
+      } catch {
+        /* ignore */
+      }
+      let wasmBytes = null;
+      try {
+        wasmBytes = fs.statSync(path.join(REPO_DIR, 'build', 'wirepack.wasm')).size;
+      } catch {
+        /* ignore */
+      }
+      const info = `wirepack ${version ?? '?'} (js/src/cbor.node.js${wasmBytes ? `, build/wirepack.wasm ${wasmBytes} B` : ''})`;
+      return { lib, info };
+    })();
+  }
+  return wirepackCborPromise;
+}
+
+/** wirepack/cbor's plain free functions: encode/decode. */
+export const wirepackCbor = {
+  id: 'wirepack/cbor',
+  role: 'subject',
+  load: loadWirepackCbor,
+  create: (lib) => {
+    const { encode, decode } = lib;
+    return {
+      encode: (obj) => encode(obj),
+      decode: (buf) => decode(buf),
+      encodeLabel: 'buf = require("wirepack/cbor").encode(obj);',
+      decodeLabel: 'obj = require("wirepack/cbor").decode(buf);',
+    };
+  },
+};
+
+/**
+ * cbor-x as installed. Its Node entry (node-index.js) tries to require('cbor-extract') unless
+ * CBOR_NATIVE_ACCELERATION_DISABLED=true, and on success calls setExtractor(), which flips the
+ * exported live binding `isNativeAccelerationEnabled` to true. The addon only speeds up decoding
+ * (it extracts runs of strings in C++); encoding is pure JS either way.
+ */
+async function loadCborX() {
+  const lib = await import('cbor-x');
+  const native = lib.isNativeAccelerationEnabled === true;
+  let addon = null;
+  if (native) {
+    // The addon was loaded through CommonJS require, so it sits in the shared require cache.
+    const cache = createRequire(import.meta.url).cache;
+    addon = Object.keys(cache).find((k) => k.endsWith('.node') && k.includes('cbor-extract')) ?? null;
+  }
+  const addonText = addon ? `, addon ${path.relative(REPO_DIR, addon)}` : '';
+  const extract = packageVersion('cbor-extract');
+  return {
+    lib,
+    info:
+      `cbor-x ${packageVersion('cbor-x') ?? '?'} (isNativeAccelerationEnabled: ${native}` +
+      `${native ? `: cbor-extract ${extract ?? '?'} string extraction, decode only${addonText}` : ''})`,
+    native,
+  };
+}
+
+/** cbor-x's plain encode/decode (default Encoder: useRecords false; native decode addon when present). */
+export const cborX = {
+  id: 'cbor-x',
+  role: 'peer',
+  load: loadCborX,
+  create: (lib) => {
+    const { encode, decode } = lib;
+    return {
+      encode: (obj) => encode(obj),
+      decode: (buf) => decode(buf),
+      encodeLabel: 'buf = require("cbor-x").encode(obj);',
+      decodeLabel: 'obj = require("cbor-x").decode(buf);',
+    };
+  },
+};
+
+/**
+ * cbor-x with the record extension (`new Encoder({ useRecords: true })`, as cbor-x's own
+ * tests/benchmark.cjs "cbor-x w/ records" row): objects become tag-105 record definitions and
+ * references, not plain CBOR maps, so a reference row only. No shared `structures`, so every
+ * encoding carries its own definitions and is self-contained. One Encoder per input, decoding
+ * with the same instance.
+ */
+export const cborXRecords = {
+  id: 'cbor-x-records',
+  role: 'reference',
+  load: async () => {
+    const { lib, native } = await loadCborX();
+    return {
+      lib,
+      info: `cbor-x ${packageVersion('cbor-x') ?? '?'} new Encoder({ useRecords: true }), same instance decodes (isNativeAccelerationEnabled: ${native})`,
+      native,
+    };
+  },
+  create: (lib) => {
+    const encoder = new lib.Encoder({ useRecords: true });
+    return {
+      encode: (obj) => encoder.encode(obj),
+      decode: (buf) => encoder.decode(buf),
+      encodeLabel: 'cbor-x w/ records: encoder.encode(obj);',
+      decodeLabel: 'cbor-x w/ records: encoder.decode(buf);',
+    };
+  },
 };

@@ -1,0 +1,21 @@
+// CBOR: wirepack/cbor's plain encode/decode against cbor-x (native decode addon as installed) and
+// JSON, with cbor-x's record extension as a reference row, on the msgpack suite's inputs plus
+// cbor-x's Twitter document.
+import { wirepackCbor, cborX, cborXRecords, json } from '../lib/contenders.js';
+
+export default {
+  name: 'cbor',
+  title: 'CBOR encode / decode',
+  subject: 'wirepack/cbor',
+  inputs: [
+    'example4.json',
+    'sample-datatypes.json',
+    'sample-small.json',
+    'sample-medium.json',
+    'sample-large.json',
+    'example-twitter.json',
+  ],
+  contenders: [wirepackCbor, cborX, cborXRecords, json],
+  summaryPeers: ['cbor-x', 'JSON'],
+  summaryReferences: ['cbor-x-records'],
+};
