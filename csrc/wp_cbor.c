@@ -229,6 +229,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 wp_tape_put(&t, WP_T_I64); wp_tape_put(&t, (uint32_t)v); wp_tape_put(&t, (uint32_t)(v >> 32));
             } else if (arg < 0x800000u) wp_tape_tagp(&t, WP_T_INT, (uint32_t)(-1 - (int32_t)arg) & 0xffffffu);
             else if (arg < 0x80000000u) { wp_tape_put(&t, WP_T_I32); wp_tape_put(&t, (uint32_t)(-1 - (int32_t)arg)); }
+            else if (hl < 9) wp_tape_f64(&t, WP_T_F64, -1.0 - (double)arg); /* -2^32..-2^31-1: a number */
             else if (arg < 0x8000000000000000ull) {
                 uint64_t v = ~arg; /* two's complement of -1 - arg */
                 wp_tape_put(&t, WP_T_I64); wp_tape_put(&t, (uint32_t)v); wp_tape_put(&t, (uint32_t)(v >> 32));
