@@ -316,4 +316,59 @@ static inline uint64_t tu_rand(tu_rng *r) { /* splitmix64 */
 }
 static inline uint32_t tu_below(tu_rng *r, uint32_t n) { return n ? (uint32_t)(tu_rand(r) % n) : 0; }
 
+/* ------------------------------------------------------------------ CBOR harness */
+
+/* As tu_decode_ex, for wp_cbor_decode: the tape sized by wp_cbor_tape_words, the other buffers by
+ * the same public bounds (ascii and utf16 = len, stack = wp_decode_stack_words). */
+static inline wp_err tu_cbor_decode_ex(tu_dec *x, wp_tables *t, const uint8_t *in, uint32_t len, uint32_t flags,
+                                       uint32_t max_depth) {
+    memset(x, 0, sizeof *x);
+    x->in = (uint8_t *)malloc(len ? len : 1);
+    if (len) memcpy(x->in, in, len);
+    uint32_t tw = wp_cbor_tape_words(len);
+    x->tape64 = (uint64_t *)malloc(((size_t)tw + 1) / 2 * 8);
+    uint32_t sw = wp_decode_stack_words(max_depth, len);
+    wp_decoder *d = &x->d;
+    d->in = x->in;
+    d->len = len;
+    d->flags = flags;
+    d->max_depth = max_depth;
+    d->tape = (uint32_t *)(void *)x->tape64;
+    d->tape_cap = tw;
+    d->ascii = (uint8_t *)malloc(len ? len : 1);
+    d->ascii_cap = len;
+    d->utf16 = (uint16_t *)malloc(len ? 2u * len : 2);
+    d->utf16_cap = len;
+    d->stack = (uint32_t *)malloc((size_t)sw * 4);
+    d->stack_cap = sw;
+    if (!x->in || !x->tape64 || !d->ascii || !d->utf16 || !d->stack) { perror("malloc"); exit(2); }
+    x->rc = wp_cbor_decode(d, t);
+    return x->rc;
+}
+
+static inline wp_err tu_cbor_decode(tu_dec *x, wp_tables *t, const uint8_t *in, uint32_t len, uint32_t flags) {
+    return tu_cbor_decode_ex(x, t, in, len, flags, 0);
+}
+
+/* wp_cbor_encode of a tape into a fresh buffer of wp_encode_out_bound bytes, with an exact-size
+ * heap scratch of wp_cbor_scratch_words words (ASan sees any write past either). */
+static inline wp_err tu_cbor_encode(const tu_etape *t, uint32_t flags, tu_buf *out, wp_encoder *e) {
+    uint32_t cap = wp_encode_out_bound(t->len);
+    uint8_t *p = (uint8_t *)malloc(cap ? cap : 1);
+    uint32_t sw = wp_cbor_scratch_words(t->len);
+    uint32_t *scratch = (uint32_t *)malloc((size_t)sw * 4);
+    if (!p || !scratch) { perror("malloc"); exit(2); }
+    memset(e, 0, sizeof *e);
+    e->tape = t->w;
+    e->tape_len = t->len;
+    e->out = p;
+    e->out_cap = cap;
+    wp_err rc = wp_cbor_encode(e, flags, scratch, sw);
+    out->len = 0;
+    tu_buf_bytes(out, p, e->out_len <= cap ? e->out_len : cap);
+    free(p);
+    free(scratch);
+    return rc;
+}
+
 #endif /* WP_TEST_UTIL_H */
