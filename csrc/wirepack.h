@@ -151,7 +151,8 @@ uint32_t wp_cbor_tape_words(uint32_t len);
 
 enum {
     WP_CBOR_DETERMINISTIC = 1u << 0, /* RFC 8949 4.2.1: map keys sorted by their encodings */
-    WP_CBOR_FLOAT64 = 1u << 1        /* always write floats as float64 */
+    WP_CBOR_FLOAT64 = 1u << 1,       /* always write floats as float64 */
+    WP_CBOR_INDEFINITE = 1u << 2     /* arrays and maps with indefinite lengths (not with DETERMINISTIC) */
 };
 
 /* Scratch words wp_cbor_encode needs for a tape of n words (deterministic map sorting). */
@@ -159,7 +160,7 @@ uint32_t wp_cbor_scratch_words(uint32_t tape_words);
 
 /* CBOR from an encode tape. Preferred serialization: the shortest head for every argument, the
  * shortest float that keeps the value (NaN and infinities as float16). scratch:
- * wp_cbor_scratch_words(tape_len) words (only used with WP_CBOR_DETERMINISTIC). */
+ * wp_cbor_scratch_words(tape_len) words (used with WP_CBOR_DETERMINISTIC or WP_CBOR_INDEFINITE). */
 wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t scratch_cap);
 
 /* ===================================================================== TAPE FORMAT */

@@ -485,6 +485,9 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
     wp_out o = { e->out, 0, e->out_cap };
     const bool det = (flags & WP_CBOR_DETERMINISTIC) != 0;
     const bool f64 = (flags & WP_CBOR_FLOAT64) != 0;
+    /* indefinite lengths for arrays and maps (deterministic encoding needs definite ones) */
+    const bool indef = !det && (flags & WP_CBOR_INDEFINITE) != 0;
+    const bool track = det || indef; /* keep a stack of open containers */
     uint32_t i = 0;
     e->err.code = WP_OK;
     e->err.offset = 0;
@@ -499,7 +502,7 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
     uint32_t *idx = keyend + n + 1u;
     uint32_t *tmp = idx + n + 1u;
     uint8_t *copy = (uint8_t *)(tmp + n + 1u);
-    if (det && (!scratch || scratch_cap < wp_cbor_scratch_words(n))) {
+    if (track && (!scratch || scratch_cap < wp_cbor_scratch_words(n))) {
         e->err.code = WP_ERR_OUTPUT_FULL;
         e->needed = wp_encode_out_bound(n);
         return WP_ERR_OUTPUT_FULL;
@@ -584,8 +587,13 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
                 if (i >= n) goto bad;
                 len = w[i++];
             }
-            wp_cbor_head_out(&o, tag == WP_E_ARR ? 4 : 5, len);
-            if (det && len > 0) {
+            if (indef) {
+                wp_out_u8(&o, tag == WP_E_ARR ? 0x9f : 0xbf);
+                if (len == 0) { wp_out_u8(&o, 0xff); break; }
+            } else {
+                wp_cbor_head_out(&o, tag == WP_E_ARR ? 4 : 5, len);
+            }
+            if (track && len > 0) {
                 if (sp >= n + 1) goto bad;
                 fr[sp].remaining = tag == WP_E_MAP ? 2 * len : len;
                 fr[sp].map = tag == WP_E_MAP;
@@ -615,18 +623,21 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
         default:
             goto bad;
         }
-        if (det && item) {
+        if (track && item) {
             /* this completes an item of the innermost container; close the ones it completes */
             while (sp) {
                 wp_eframe *f = &fr[sp - 1];
-                if (f->map && (f->remaining & 1u) == 0) {
+                if (det && f->map && (f->remaining & 1u) == 0) {
                     /* a key just ended */
                     starts[ne] = f->kstart;
                     keyend[ne] = o.len;
                     ne++;
                 }
                 if (--f->remaining) break;
-                if (f->map) {
+                if (indef) {
+                    if (!wp_out_room(&o, 1)) goto full;
+                    wp_out_u8(&o, 0xff);
+                } else if (f->map) {
                     uint32_t cnt = ne - f->estart;
                     wp_cbor_sort_map(&o, starts + f->estart, keyend + f->estart, cnt, idx, tmp, copy);
                     ne = f->estart;

@@ -168,7 +168,7 @@ WP_EXPORT("wpw_cbor_encode") uint32_t wpw_cbor_encode(uint32_t words, uint32_t f
     uint64_t out = wp_align(tape + (uint64_t)words * 4u, 8);
     uint64_t cap = wp_encode_out_bound(words);
     uint64_t scratch = wp_align(out + cap, 8);
-    uint64_t scratch_words = (flags & WP_CBOR_DETERMINISTIC) ? wp_cbor_scratch_words(words) : 0;
+    uint64_t scratch_words = (flags & (WP_CBOR_DETERMINISTIC | WP_CBOR_INDEFINITE)) ? wp_cbor_scratch_words(words) : 0;
     g_res[12] = WP_ERR_OUTPUT_FULL;
     g_res[1] = 0;
     if (!wp_arena_reach(scratch + scratch_words * 4u)) return WP_ERR_OUTPUT_FULL;

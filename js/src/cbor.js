@@ -19,7 +19,7 @@ const E_NIL = 0, E_U64 = 9, E_I64 = 8, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_TAG
 const E_F64 = 6;
 const ESC = 0xffffff;
 // CBOR encoder flags
-const DETERMINISTIC = 1, FLOAT64 = 2;
+const DETERMINISTIC = 1, FLOAT64 = 2, INDEFINITE = 4;
 
 /** A tagged value of a tag wirepack does not interpret; encodes back to the same tag. */
 export class Tag {
@@ -227,6 +227,8 @@ export class Decoder extends Unpackr {
  * @property {boolean} [deterministic] RFC 8949 4.2.1 core deterministic encoding: the shortest
  *   forms and map keys sorted by their encoded bytes (the way to get canonical bytes)
  * @property {boolean} [float64] always write floats as float64
+ * @property {boolean} [indefiniteLengths] write arrays and maps with indefinite lengths (9f/bf
+ *   ... ff); ignored with `deterministic`, which requires definite lengths
  * @property {boolean} [tagUint8Array] tag Uint8Arrays with 64 (default true, as cbor-x; Buffers
  *   are always plain byte strings)
  * @property {boolean} [useTag259ForMaps] wrap Maps in tag 259 (default true, as cbor-x)
@@ -248,7 +250,8 @@ export class Encoder extends Packr {
     // decode to Buffers there, stay distinguishable); browsers decode bytes to Uint8Array anyway
     this.tagUint8Array = o.tagUint8Array === undefined ? NodeBuffer !== undefined : o.tagUint8Array;
     this.useTag259ForMaps = o.useTag259ForMaps !== false;
-    this.cborFlags = (this.deterministic ? DETERMINISTIC : 0) | (this.float64 ? FLOAT64 : 0);
+    this.indefiniteLengths = o.indefiniteLengths === true;
+    this.cborFlags = (this.deterministic ? DETERMINISTIC : 0) | (this.float64 ? FLOAT64 : 0) | (this.indefiniteLengths ? INDEFINITE : 0);
   }
 
   /**
