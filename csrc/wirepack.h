@@ -221,7 +221,8 @@ enum wp_etag {
     /* CBOR only */
     WP_E_TAG = 18,    /* P = tag (0xFFFFFF: next words lo, hi); the tagged item follows */
     WP_E_SIMPLE = 19, /* P = simple value */
-    WP_E_N64 = 20     /* next words lo, hi of n: the integer -1 - n */
+    WP_E_N64 = 20,    /* next words lo, hi of n: the integer -1 - n */
+    WP_E_PAD = 21     /* nothing: a word the host reserved and did not need (both formats) */
 };
 
 #define WP_LEN_ESCAPE 0xFFFFFFu

@@ -513,6 +513,7 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
         uint32_t word = w[i++];
         uint32_t tag = word & 0xffu, p = word >> 8;
         bool item = true; /* this entry completes an item (false for headers and tags) */
+        if (tag == WP_E_PAD) continue; /* writes nothing, changes nothing */
         if (det && sp && !tag_pending && fr[sp - 1].map && ((fr[sp - 1].remaining & 1u) == 0)) {
             fr[sp - 1].kstart = o.len; /* a key starts here */
         }

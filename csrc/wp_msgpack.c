@@ -391,6 +391,7 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
         uint32_t tag = word & 0xffu, p = word >> 8;
         if (!wp_out_room(&o, 16)) goto full;
         switch (tag) {
+        case WP_E_PAD: break;
         case WP_E_NIL: wp_out_u8(&o, 0xc0); break;
         case WP_E_FALSE: wp_out_u8(&o, 0xc2); break;
         case WP_E_TRUE: wp_out_u8(&o, 0xc3); break;

@@ -16,7 +16,7 @@ const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
 // Encode tags (csrc/wirepack.h)
 const E_NIL = 0, E_U64 = 9, E_I64 = 8, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_TAG = 18, E_SIMPLE = 19, E_N64 = 20;
-const E_F64 = 6;
+const E_F64 = 6, E_UINT = 5, E_PAD = 21;
 const ESC = 0xffffff;
 // CBOR encoder flags
 const DETERMINISTIC = 1, FLOAT64 = 2, INDEFINITE = 4;
@@ -227,6 +227,11 @@ export class Decoder extends Unpackr {
  * @property {boolean} [deterministic] RFC 8949 4.2.1 core deterministic encoding: the shortest
  *   forms and map keys sorted by their encoded bytes (the way to get canonical bytes)
  * @property {boolean} [float64] always write floats as float64
+ * @property {boolean} [structuredClone] keep shared identity and cycles: an object met again
+ *   is written as a reference (tag 29) to its first occurrence, which is marked shareable
+ *   (tag 28), as cbor-x's option of that name
+ * @property {boolean} [useSelfDescribedHeader] start every encoding with the self-describe tag
+ *   55799 (d9 d9f7), as cbor-x's option of that name
  * @property {boolean} [indefiniteLengths] write arrays and maps with indefinite lengths (9f/bf
  *   ... ff); ignored with `deterministic`, which requires definite lengths
  * @property {boolean} [tagUint8Array] tag Uint8Arrays with 64 (default true, as cbor-x; Buffers
@@ -251,6 +256,8 @@ export class Encoder extends Packr {
     this.tagUint8Array = o.tagUint8Array === undefined ? NodeBuffer !== undefined : o.tagUint8Array;
     this.useTag259ForMaps = o.useTag259ForMaps !== false;
     this.indefiniteLengths = o.indefiniteLengths === true;
+    this.useSelfDescribedHeader = o.useSelfDescribedHeader === true;
+    this.structuredClone = o.structuredClone === true;
     this.cborFlags = (this.deterministic ? DETERMINISTIC : 0) | (this.float64 ? FLOAT64 : 0) | (this.indefiniteLengths ? INDEFINITE : 0);
   }
 
@@ -263,6 +270,55 @@ export class Encoder extends Packr {
     return this.pack(value);
   }
 
+  /**
+   * Before the top-level value: the self-describe tag when asked for.
+   * @param {Tape} T
+   */
+  writePrefix(T) {
+    if (this.structuredClone) T.refs = new Map();
+    if (this.useSelfDescribedHeader) this.writeTag(T, 55799);
+  }
+
+  /**
+   * structuredClone: objects met more than once get tag 28 at their first occurrence (in the
+   * word reserved there) and their references the index of that occurrence in tape order.
+   * @param {Tape} T
+   */
+  finishTape(T) {
+    const refs = T.refs;
+    if (!refs) return;
+    T.refs = null;
+    const shared = [];
+    for (const rec of refs.values()) if (rec.uses.length > 0) shared.push(rec);
+    shared.sort((a, b) => a.pos - b.pos);
+    for (let i = 0; i < shared.length; i++) {
+      const rec = shared[i];
+      T.u32[rec.pos] = E_TAG | (28 << 8);
+      for (const at of rec.uses) T.u32[at] = i;
+    }
+  }
+
+  /**
+   * structuredClone: a reference for an object already written (true), or note its first
+   * occurrence behind a reserved word (false).
+   * @param {Tape} T @param {object} o
+   */
+  writeRef(T, o) {
+    const refs = /** @type {Map<object, {pos: number, uses: number[]}>} */ (T.refs);
+    const rec = refs.get(o);
+    if (T.p + 4 > T.cap) T.grow(4);
+    if (rec !== undefined) {
+      T.u32[T.p] = E_TAG | (29 << 8);
+      T.u32[T.p + 1] = E_UINT;
+      rec.uses.push(T.p + 2); // the index, known once the walk is over
+      T.u32[T.p + 2] = 0;
+      T.p += 3;
+      return true;
+    }
+    refs.set(o, { pos: T.p, uses: [] });
+    T.u32[T.p++] = E_PAD;
+    return false;
+  }
   /**
    * Numbers as for MessagePack, except -0, which CBOR can carry exactly (f9 8000).
    * @param {Tape} T @param {number} v
@@ -317,6 +373,7 @@ export class Encoder extends Packr {
 
   /** @param {Tape} T @param {object} o @param {number} depth */
   writeObject(T, o, depth) {
+    if (T.refs && this.writeRef(T, o)) return;
     if (Array.isArray(o)) {
       super.writeObject(T, o, depth);
       return;

@@ -189,6 +189,8 @@ export function roundFloat32(value) {
 /* ------------------------------------------------------------------ the tape reader */
 
 const TWO32 = 4294967296;
+/** A shareable slot whose value is still being built (a reference to it is not allowed). */
+const NOT_YET = Symbol('not yet');
 
 /**
  * Builds values from the tape of one successful decode call. Made per call; holds cursors
@@ -225,6 +227,9 @@ export class TapeReader {
     const un = R[res + 5];
     this.U = un > 0 ? utf16(rt, R[res + 4], un) : '';
     this.uo = 0;
+    /** CBOR shareable values (tag 28), in order; null until the first */
+    /** @type {any[] | null} */
+    this.shared = null;
   }
 
   /** @param {number} n */
@@ -267,6 +272,99 @@ export class TapeReader {
     const out = NodeBuffer ? NodeBuffer.allocUnsafe(n) : new Uint8Array(n);
     out.set(this.input.subarray(off, off + n));
     return out;
+  }
+
+  /**
+   * CBOR tag 28: the next value is shareable. Containers are registered before they are filled,
+   * so references inside them (tag 29) can point back at them: cycles survive.
+   * @returns {any}
+   */
+  shareable() {
+    const w = this.w;
+    while ((w[this.t] & 0xff) === 26) this.t++; // padding
+    const shared = this.shared || (this.shared = []);
+    const idx = shared.length;
+    shared.push(NOT_YET);
+    let word = w[this.t];
+    let tag = word & 0xff;
+    // tag 258 (Set) and 259 (Map) around a container: make the Set/Map first, so it can be referenced
+    const wrap = tag === 23 ? word >>> 8 : 0;
+    const inner = w[this.t + 1] & 0xff;
+    if ((wrap === 258 && inner === 13) || (wrap === 259 && inner >= 14 && inner <= 16)) {
+      this.t++;
+      word = w[this.t];
+      tag = word & 0xff;
+      const into = wrap === 258 ? new Set() : new Map();
+      shared[idx] = into;
+      this.t++;
+      let n = 0;
+      /** @type {string[] | null} */
+      let names = null;
+      if (tag === 16) {
+        names = this.shapes[word >>> 8].keys;
+        n = names.length;
+      } else {
+        n = word >>> 8;
+        if (n === 0xffffff) n = w[this.t++] >>> 0;
+      }
+      for (let i = 0; i < n; i++) {
+        if (into instanceof Set) {
+          into.add(this.v());
+        } else if (names !== null) {
+          this.t++;
+          into.set(names[i], this.v());
+        } else {
+          const k = this.v();
+          into.set(k, this.v());
+        }
+      }
+      return into;
+    }
+    if (tag < 13 || tag > 16) {
+      const v = this.v();
+      shared[idx] = v;
+      return v;
+    }
+    this.t++;
+    if (tag === 16) {
+      const keys = this.shapes[word >>> 8].keys;
+      /** @type {Record<string, unknown>} */
+      const o = {};
+      shared[idx] = o;
+      for (let i = 0; i < keys.length; i++) {
+        this.t++;
+        if (keys[i] === '__proto__') defineOwn(o, keys[i], this.v());
+        else o[keys[i]] = this.v();
+      }
+      return o;
+    }
+    let n = word >>> 8;
+    if (n === 0xffffff) n = w[this.t++] >>> 0;
+    if (tag === 13) {
+      /** @type {any[]} */
+      const a = [];
+      shared[idx] = a;
+      for (let i = 0; i < n; i++) a.push(this.v());
+      return a;
+    }
+    if (tag === 14) {
+      const m = new Map();
+      shared[idx] = m;
+      for (let i = 0; i < n; i++) {
+        const k = this.v();
+        m.set(k, this.v());
+      }
+      return m;
+    }
+    /** @type {Record<string, unknown>} */
+    const o = {};
+    shared[idx] = o;
+    for (let i = 0; i < n; i++) {
+      const k = this.v();
+      if (k === '__proto__') defineOwn(o, k, this.v());
+      else o[k] = this.v();
+    }
+    return o;
   }
 
   /**
@@ -424,6 +522,15 @@ export class TapeReader {
           return this.opts.decodeTag(big <= 9007199254740991n ? Number(big) : big, this.v(), this);
         }
         if (tag === 259) return this.opts.decodeTag(tag, this.mapAhead(), this);
+        if (tag === 28) return this.shareable();
+        if (tag === 29) {
+          const i = this.v();
+          const shared = this.shared;
+          if (typeof i !== 'number' || shared === null || i >= shared.length || shared[i] === NOT_YET) {
+            throw new DecodeError('BAD_REFERENCE', 0, `Shared reference ${i} to nothing shareable before it`);
+          }
+          return shared[i];
+        }
         return this.opts.decodeTag(tag, this.v(), this);
       }
       case 24: return this.opts.decodeSimple(word >>> 8);
@@ -479,7 +586,8 @@ class DeepReader extends TapeReader {
       const tag = word & 0xff;
       /** @type {any} */
       let value;
-      if (tag === 23 && (word >>> 8) !== 0xffffff && (word >>> 8) !== 259) {
+      const tnum = word >>> 8;
+      if (tag === 23 && tnum !== 0xffffff && tnum !== 259 && tnum !== 28 && tnum !== 29) {
         // a CBOR tag: its item completes it (the tag handler runs when it does)
         this.t++;
         stack.push({ tag: 23, c: word >>> 8, n: 1, i: 0, hasKey: false, key: undefined, names: null });
@@ -652,7 +760,14 @@ export class Unpackr {
     const bytes = toBytes(source);
     const rt = runtime();
     if (runDecode(rt, bytes, this.flags, this.maxDepth, this.cbor) !== 0) throw errorFromResult(rt);
-    return reader(rt, bytes, this).v();
+    try {
+      return reader(rt, bytes, this).v();
+    } catch (e) {
+      // a safety net: the builder never recurses deeper than maxDepth, but user extensions or
+      // shareable containers nested very deep could still exhaust the JS stack
+      if (e instanceof RangeError && /call stack/i.test(e.message)) throw new DecodeError('DEPTH', 0, 'Nesting too deep for the JS stack');
+      throw e;
+    }
   }
 
   /**

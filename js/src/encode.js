@@ -49,6 +49,9 @@ export class Tape {
     this.cap = this.u32.length;
     this.p = 0;
     this.busy = false;
+    /** CBOR structuredClone: objects written so far (first tape position, reference slots) */
+    /** @type {Map<object, {pos: number, uses: number[]}> | null} */
+    this.refs = null;
   }
 
   views() {
@@ -94,6 +97,18 @@ export class Packr {
   }
 
   /**
+   * Anything a format writes before the top-level value (nothing for MessagePack).
+   * @param {Tape} _T
+   */
+  writePrefix(_T) {}
+
+  /**
+   * Anything a format patches into the tape after the walk (nothing for MessagePack).
+   * @param {Tape} _T
+   */
+  finishTape(_T) {}
+
+  /**
    * Encode a value as MessagePack. Returns a Buffer in Node, a Uint8Array elsewhere; it never
    * shares memory with wasm or with other results.
    * @param {unknown} value
@@ -109,7 +124,9 @@ export class Packr {
     tape.busy = true;
     try {
       tape.p = 0;
+      this.writePrefix(tape);
       this.write(tape, value, 0);
+      this.finishTape(tape);
       return emit(tape, this.cborFlags);
     } finally {
       tape.busy = false;

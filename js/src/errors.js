@@ -33,6 +33,7 @@ const MESSAGES = {
   BAD_SIMPLE: 'Simple value below 32 in two-byte form',
   DEPTH: 'Nesting deeper than maxDepth',
   LIMIT: 'Input exceeds a configured limit or available memory',
+  BAD_REFERENCE: 'Shared reference to nothing shareable before it',
 };
 
 /** A malformed, truncated or over-limit input. */
