@@ -210,8 +210,14 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
         }
         uint32_t left = wp_rd_left(&r) - hl;
         bool is_key = top && (top->flags & FR_MAP) && (top->count & 1u) == 0;
-        /* any key but a text string makes the map a Map (keys are never converted) */
-        if (is_key && major != 3) top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
+        /* keys: text strings are interned; numbers, booleans, null and undefined can become
+         * property names (cbor-x coerces them), so the map can still be an object; any other key
+         * (bytes, arrays, maps, tags, simple values) makes it a Map */
+        if (is_key && major != 3) {
+            uint32_t ai = b & 31u;
+            bool coercible = major <= 1 || (major == 7 && ((ai >= 20 && ai <= 23) || (ai >= 25 && ai <= 27)));
+            top->flags &= coercible ? ~(uint32_t)FR_ALL_INTERNED : ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
+        }
 
         switch (major) {
         case 0:
@@ -242,13 +248,11 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             if (indef) {
                 wp_err e = wp_cbor_indef_string(d, &r, &t, 2, &eoff);
                 if (e != WP_OK) { err = e; goto fail; }
-                if (is_key) top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
                 goto item_done;
             }
             if (arg > left) FAIL(WP_ERR_TRUNCATED, start);
             wp_tape_put(&t, WP_T_BIN); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, r.pos);
             r.pos += (uint32_t)arg;
-            if (is_key) top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
             goto item_done;
         case 3: {
             r.pos = start + hl;
@@ -281,7 +285,6 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
         case 4:
         case 5: {
             bool is_map = major == 5;
-            if (is_key) top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
             /* a count beyond what the input could hold is caught when the input runs out (no
              * memory depends on it), so an earlier error in the items is still reported */
             if (!indef && arg > (is_map ? 0x7fffffffu : 0xffffffffu)) FAIL(WP_ERR_TRUNCATED, start);
@@ -317,7 +320,6 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
         }
         case 6: {
             if (indef) FAIL(WP_ERR_RESERVED_AI, start);
-            if (is_key) top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
             if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
             if (arg < WP_LEN_ESCAPE) wp_tape_tagp(&t, WP_T_TAG, (uint32_t)arg);
             else { wp_tape_tagp(&t, WP_T_TAG, WP_LEN_ESCAPE); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, (uint32_t)(arg >> 32)); }
@@ -330,7 +332,6 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
         default: { /* 7 */
             if (indef) FAIL(WP_ERR_BREAK, start); /* unreachable: 0xff handled above */
             uint32_t ai = b & 31u;
-            if (is_key) top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
             const uint8_t *p = wp_rd_ptr(&r) + 1;
             if (ai < 20) wp_tape_tagp(&t, WP_T_SIMPLE, ai);
             else if (ai == 20) wp_tape_put(&t, WP_T_FALSE);
