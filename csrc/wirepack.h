@@ -36,6 +36,7 @@ typedef enum wp_err {
     WP_ERR_LIMIT = 201,          /* a declared length above a configured maximum */
     WP_ERR_TAPE_FULL = 300,      /* caller's tape or string area too small (never with sizes from wp_decode_bounds) */
     WP_ERR_OUTPUT_FULL = 301,    /* encode output too small: wp_encoder.needed says how many bytes */
+    WP_ERR_SCRATCH = 303,        /* CBOR encode scratch missing or too small: needed says how many words */
     WP_ERR_BAD_TAPE = 302        /* malformed encode tape (a host bug) */
 } wp_err;
 
@@ -96,6 +97,11 @@ typedef struct wp_decoder {
     uint32_t len;
     uint32_t flags;
     uint32_t max_depth;          /* 0 means WP_DEFAULT_MAX_DEPTH */
+    /* Policy limits on declared lengths (0 = none): above them decoding fails with WP_ERR_LIMIT
+     * at the item's first byte. Memory never depends on them: lengths are always checked against
+     * the bytes left. Strings include map keys; CBOR indefinite items count their chunks' total
+     * (strings) or their entries (arrays, maps) as they go. */
+    uint32_t max_array, max_map, max_str, max_bin, max_ext;
     uint32_t *tape;              /* tape_cap words, 8-byte aligned */
     uint32_t tape_cap;
     uint8_t *ascii;              /* ascii_cap bytes: joined ASCII strings */
@@ -184,7 +190,8 @@ enum wp_dtag {
     WP_T_BIN = 12,    /* next words: length, offset of the bytes in the input */
     WP_T_ARR = 13,    /* P = n; n values follow */
     WP_T_MAP = 14,    /* P = n; n (key, value) pairs follow, keys of any type */
-    WP_T_OBJ = 15,    /* P = n; n (key, value) pairs, every key a string (KEY, STRA or STRU) */
+    WP_T_OBJ = 15,    /* P = n; n (key, value) pairs, every key a string (KEY, STRA or STRU) or, in
+                         CBOR, a number/boolean/null/undefined that becomes a property name */
     WP_T_SHAPED = 16, /* P = shape id; for each key of the shape: one KEY word, then the value */
     WP_T_EXT = 17,    /* P = type (0..255, as uint8); next word: length; next: input offset */
     WP_T_DATE = 18,   /* aligned f64: ms since epoch (NaN: msgpackr's invalid-date form) */

@@ -119,6 +119,7 @@ static wp_err wp_cbor_indef_string(wp_decoder *d, wp_reader *r, wp_tape *t, uint
     wp_tape_put(t, (major == 2 ? WP_T_BINC : WP_T_STRU) | (WP_LEN_ESCAPE << 8));
     wp_tape_put(t, 0);
     uint32_t sstart = r->pos - 1;
+    uint32_t total = 0; /* bytes so far, for the policy limits */
     for (;;) {
         *eoff = r->pos;
         if (!wp_rd_has(r, 1)) { *eoff = sstart; return WP_ERR_TRUNCATED; }
@@ -130,6 +131,8 @@ static wp_err wp_cbor_indef_string(wp_decoder *d, wp_reader *r, wp_tape *t, uint
         if (e != WP_OK) return e;
         if (cm != major || indef) return WP_ERR_BAD_CHUNK;
         if (arg > wp_rd_left(r) - hl) return WP_ERR_TRUNCATED;
+        if (wp_over(total + (uint32_t)arg, major == 2 ? d->max_bin : d->max_str)) { *eoff = sstart; return WP_ERR_LIMIT; }
+        total += (uint32_t)arg;
         uint32_t n = (uint32_t)arg;
         const uint8_t *s = wp_rd_ptr(r) + hl;
         if (major == 2) {
@@ -188,7 +191,10 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             r.pos++;
             uint32_t n = (top->flags & FR_MAP) ? top->count / 2 : top->count;
             t.w[top->hdr + 1] = n;
-            if (top->flags & FR_MAP) {
+            if ((top->flags & FR_MAP) && n == 0) {
+                /* bf ff: the same entry as a0 (no shape for the empty map) */
+                t.w[top->hdr] = (as_objects ? WP_T_OBJ : WP_T_MAP) | (WP_LEN_ESCAPE << 8);
+            } else if (top->flags & FR_MAP) {
                 wp_map_close(&t, tb, top->hdr, n, top->flags, as_objects, kscratch + top->kstart, ktop - top->kstart);
                 if ((t.w[top->hdr] & 0xffu) == WP_T_SHAPED) {
                     /* the count word is not needed: the shape header moves into it */
@@ -250,6 +256,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 if (e != WP_OK) { err = e; goto fail; }
                 goto item_done;
             }
+            if (wp_over(arg > 0xffffffffu ? 0xffffffffu : (uint32_t)arg, d->max_bin)) FAIL(WP_ERR_LIMIT, start);
             if (arg > left) FAIL(WP_ERR_TRUNCATED, start);
             wp_tape_put(&t, WP_T_BIN); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, r.pos);
             r.pos += (uint32_t)arg;
@@ -262,6 +269,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 if (is_key) top->flags &= ~(uint32_t)FR_ALL_INTERNED;
                 goto item_done;
             }
+            if (wp_over(arg > 0xffffffffu ? 0xffffffffu : (uint32_t)arg, d->max_str)) FAIL(WP_ERR_LIMIT, start);
             if (arg > left) FAIL(WP_ERR_TRUNCATED, start);
             uint32_t n = (uint32_t)arg;
             const uint8_t *s = wp_rd_ptr(&r);
@@ -287,6 +295,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             bool is_map = major == 5;
             /* a count beyond what the input could hold is caught when the input runs out (no
              * memory depends on it), so an earlier error in the items is still reported */
+            if (!indef && wp_over(arg > 0xffffffffu ? 0xffffffffu : (uint32_t)arg, is_map ? d->max_map : d->max_array)) FAIL(WP_ERR_LIMIT, start);
             if (!indef && arg > (is_map ? 0x7fffffffu : 0xffffffffu)) FAIL(WP_ERR_TRUNCATED, start);
             if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
             r.pos = start + hl;
@@ -353,7 +362,11 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
         while (sp) {
             wp_frame *f = &fr[sp - 1];
             f->count++;
-            if (f->flags & FR_INDEF) break;
+            if (f->flags & FR_INDEF) {
+                uint32_t entries = (f->flags & FR_MAP) ? (f->count + 1) / 2 : f->count;
+                if (wp_over(entries, (f->flags & FR_MAP) ? d->max_map : d->max_array)) FAIL(WP_ERR_LIMIT, f->start);
+                break;
+            }
             if (--f->remaining) break;
             if (f->flags & FR_MAP) {
                 wp_map_close(&t, tb, f->hdr, f->n, f->flags, as_objects, kscratch + f->kstart, ktop - f->kstart);
@@ -486,28 +499,29 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
     wp_out o = { e->out, 0, e->out_cap };
     const bool det = (flags & WP_CBOR_DETERMINISTIC) != 0;
     const bool f64 = (flags & WP_CBOR_FLOAT64) != 0;
-    /* indefinite lengths for arrays and maps (deterministic encoding needs definite ones) */
-    const bool indef = !det && (flags & WP_CBOR_INDEFINITE) != 0;
-    const bool track = det || indef; /* keep a stack of open containers */
     uint32_t i = 0;
     e->err.code = WP_OK;
     e->err.offset = 0;
     e->needed = 0;
 
-    /* deterministic mode: frames, then entry key starts and ends, then sort indexes, then copy */
-    wp_eframe *fr = (wp_eframe *)(void *)scratch;
+    /* with a container stack (deterministic or indefinite): frames, then entry key starts and
+     * ends, then sort indexes, then a copy area; pointers into scratch only when it is used */
+    const bool indef = !det && (flags & WP_CBOR_INDEFINITE) != 0;
+    const bool track = det || indef;
+    if (track && (!scratch || scratch_cap < wp_cbor_scratch_words(n))) {
+        e->err.code = WP_ERR_SCRATCH;
+        e->needed = wp_cbor_scratch_words(n);
+        e->out_len = 0;
+        return WP_ERR_SCRATCH;
+    }
+    wp_eframe *fr = track ? (wp_eframe *)(void *)scratch : 0;
     uint32_t sp = 0, ne = 0;
     bool tag_pending = false; /* the previous entry was a tag: its item continues the key */
-    uint32_t *starts = scratch + 4u * n + 4u;
-    uint32_t *keyend = starts + n + 1u;
-    uint32_t *idx = keyend + n + 1u;
-    uint32_t *tmp = idx + n + 1u;
-    uint8_t *copy = (uint8_t *)(tmp + n + 1u);
-    if (track && (!scratch || scratch_cap < wp_cbor_scratch_words(n))) {
-        e->err.code = WP_ERR_OUTPUT_FULL;
-        e->needed = wp_encode_out_bound(n);
-        return WP_ERR_OUTPUT_FULL;
-    }
+    uint32_t *starts = track ? scratch + 4u * n + 4u : 0;
+    uint32_t *keyend = track ? starts + n + 1u : 0;
+    uint32_t *idx = track ? keyend + n + 1u : 0;
+    uint32_t *tmp = track ? idx + n + 1u : 0;
+    uint8_t *copy = track ? (uint8_t *)(tmp + n + 1u) : 0;
 
     while (i < n) {
         uint32_t at = i;

@@ -114,6 +114,9 @@ WP_INLINE uint32_t wp_effective_depth(uint32_t max_depth, uint32_t len) {
     return max_depth > len + 1u ? len + 1u : max_depth;
 }
 
+/* Is n above a policy limit (0 = none)? */
+WP_INLINE bool wp_over(uint32_t n, uint32_t limit) { return limit != 0 && n > limit; }
+
 /* Words per decoder frame (both formats reserve this many per level of max_depth). */
 #define WP_FRAME_WORDS 7u
 enum { FR_ARR = 1u, FR_MAP = 2u, FR_ALL_STR = 4u, FR_ALL_INTERNED = 8u, FR_INDEF = 16u, FR_TAG = 32u };

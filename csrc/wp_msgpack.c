@@ -25,6 +25,7 @@ const char *wp_err_name(wp_err code) {
     case WP_ERR_TAPE_FULL: return "TAPE_FULL";
     case WP_ERR_OUTPUT_FULL: return "OUTPUT_FULL";
     case WP_ERR_BAD_TAPE: return "BAD_TAPE";
+    case WP_ERR_SCRATCH: return "SCRATCH";
     }
     return "UNKNOWN";
 }
@@ -162,6 +163,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             else if (b == 0xda) { if (!wp_rd_has(&r, 3)) FAIL(WP_ERR_TRUNCATED, start); n = wp_be16(wp_rd_at(&r, start + 1)); hl = 3; }
             else if (b == 0xdb) { if (!wp_rd_has(&r, 5)) FAIL(WP_ERR_TRUNCATED, start); n = wp_be32(wp_rd_at(&r, start + 1)); hl = 5; }
             else { top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED); goto value; }
+            if (wp_over(n, d->max_str)) FAIL(WP_ERR_LIMIT, start);
             if (n > wp_rd_left(&r) - hl) FAIL(WP_ERR_TRUNCATED, start);
             const uint8_t *s = wp_rd_at(&r, start + hl);
             uint32_t id = intern ? wp_key_intern(tb, s, n) : WP_NO_ID;
@@ -235,6 +237,11 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             }
             uint32_t left = wp_rd_left(&r) - hl;
             r.pos = start + hl;
+            {
+                uint32_t lim = kind == 1 ? d->max_str : kind == 2 ? d->max_bin : kind == 3 ? d->max_array
+                             : kind == 4 ? d->max_map : d->max_ext;
+                if (wp_over(n, lim)) FAIL(WP_ERR_LIMIT, start);
+            }
             switch (kind) {
             case 1: /* str */
                 if (n > left) FAIL(WP_ERR_TRUNCATED, start);

@@ -134,6 +134,16 @@ static uint32_t wp_decode_any(bool cbor, uint32_t len, uint32_t flags, uint32_t 
     return (uint32_t)e;
 }
 
+/* Policy limits for the following decode calls (0 = none). */
+WP_EXPORT("wpw_set_limits") void wpw_set_limits(uint32_t max_array, uint32_t max_map, uint32_t max_str,
+                                                 uint32_t max_bin, uint32_t max_ext) {
+    g_dec.max_array = max_array;
+    g_dec.max_map = max_map;
+    g_dec.max_str = max_str;
+    g_dec.max_bin = max_bin;
+    g_dec.max_ext = max_ext;
+}
+
 WP_EXPORT("wpw_decode") uint32_t wpw_decode(uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
     return wp_decode_any(false, len, flags, max_depth, reset_fill);
 }

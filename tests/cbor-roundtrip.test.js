@@ -253,7 +253,7 @@ describe('cross-decoding with cbor-x', () => {
       const det = cborx.decode(deterministic.encode(v));
       expect(ccanon(det, { sortKeys: true })).toEqual(ccanon(expectedRoundtrip(v, { deterministic: true }), { sortKeys: true }));
     }), RUNS);
-  });
+  }, 60000); // fast-check over nested values: slow on a busy 2-core machine
 
   test('cbor-x encode -> wirepack decode', () => {
     fc.assert(fc.property(crossValue, (v) => {
@@ -262,7 +262,7 @@ describe('cross-decoding with cbor-x', () => {
       expect(hex(a)).toBe(hex(b));
       expectRoundtrip(asWrittenByCborx(v), decode(a));
     }), RUNS);
-  });
+  }, 60000); // fast-check over nested values: slow on a busy 2-core machine
 
   test('Maps, both directions', () => {
     // integer and string keys only: cbor-x cannot turn other keys into object properties

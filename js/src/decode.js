@@ -6,7 +6,7 @@
  */
 import { DecodeError, ERROR_NAMES } from './errors.js';
 import { ExtData } from './ext.js';
-import { runtime } from './runtime.js';
+import { runtime, releaseMemory } from './runtime.js';
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
@@ -35,7 +35,16 @@ const SMALL_ASCII = 12;
  * @property {boolean} [codegen] allow generated object constructors when the platform permits
  *   code generation (default true); false always uses the eval-free path
  * @property {boolean} [useRecords] accepted for msgpackr compatibility (records: later)
+ * @property {number} [maxArrayLength] policy limit on declared array lengths (default: none)
+ * @property {number} [maxMapLength] policy limit on declared map sizes, in entries (default: none)
+ * @property {number} [maxStrLength] policy limit on string byte lengths, keys included (default: none)
+ * @property {number} [maxBinLength] policy limit on binary lengths (default: none)
+ * @property {number} [maxExtLength] policy limit on extension payloads (default: none)
+ * @property {number} [maxBytes] largest input accepted (default 256 MiB)
  */
+
+/** Default maxBytes: 256 MiB (decoding takes up to about 13 bytes of wasm memory per input byte). */
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 
 /* ------------------------------------------------------------------ code generation probe */
 
@@ -682,10 +691,16 @@ function toBytes(src) {
  * @param {number} flags
  * @param {number} maxDepth
  * @param {boolean} cbor
+ * @param {Unpackr} opts
  * @returns {number} C error code (0 = ok)
  */
-function runDecode(rt, bytes, flags, maxDepth, cbor) {
+function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
   const len = bytes.length;
+  if (len > opts.maxBytes) throw new DecodeError('LIMIT', 0, `Input of ${len} bytes is larger than maxBytes (${opts.maxBytes})`);
+  if (rt.limitsOwner !== opts) {
+    rt.x.wpw_set_limits(opts.maxArrayLength, opts.maxMapLength, opts.maxStrLength, opts.maxBinLength, opts.maxExtLength);
+    rt.limitsOwner = opts;
+  }
   if (!rt.reserve(len)) throw new DecodeError('LIMIT', 0, 'Input too large for wasm memory');
   rt.u8.set(bytes, rt.base);
   const err = cbor ? rt.x.wpw_cbor_decode(len, flags, maxDepth, TABLE_RESET_FILL) : rt.x.wpw_decode(len, flags, maxDepth, TABLE_RESET_FILL);
@@ -726,6 +741,18 @@ export class Unpackr {
     /** @type {boolean} */
     this.codegen = o.codegen !== false;
     if (!(this.maxDepth >= 1 && this.maxDepth <= 100000)) throw new RangeError('wirepack: maxDepth must be 1..100000');
+    /** @param {number | undefined} v @param {number} dflt */
+    const limit = (v, dflt) => {
+      if (v === undefined) return dflt;
+      if (!(v >= 1)) throw new RangeError('wirepack: length limits must be numbers >= 1');
+      return Math.min(Math.floor(v), 0xffffffff);
+    };
+    this.maxArrayLength = limit(o.maxArrayLength, 0xffffffff);
+    this.maxMapLength = limit(o.maxMapLength, 0xffffffff);
+    this.maxStrLength = limit(o.maxStrLength, 0xffffffff);
+    this.maxBinLength = limit(o.maxBinLength, 0xffffffff);
+    this.maxExtLength = limit(o.maxExtLength, 0xffffffff);
+    this.maxBytes = o.maxBytes === undefined ? DEFAULT_MAX_BYTES : limit(o.maxBytes, DEFAULT_MAX_BYTES);
     this.flags = (this.mapsAsObjects ? F_MAPS_AS_OBJECTS : 0) | (this.useFloat32 > 2 ? F_TAG_F32 : 0);
     /** CBOR instead of MessagePack (set by the CBOR Decoder) */
     this.cbor = false;
@@ -759,7 +786,7 @@ export class Unpackr {
   unpack(source) {
     const bytes = toBytes(source);
     const rt = runtime();
-    if (runDecode(rt, bytes, this.flags, this.maxDepth, this.cbor) !== 0) throw errorFromResult(rt);
+    if (runDecode(rt, bytes, this.flags, this.maxDepth, this.cbor, this) !== 0) throw errorFromResult(rt);
     try {
       return reader(rt, bytes, this).v();
     } catch (e) {
@@ -767,6 +794,8 @@ export class Unpackr {
       // shareable containers nested very deep could still exhaust the JS stack
       if (e instanceof RangeError && /call stack/i.test(e.message)) throw new DecodeError('DEPTH', 0, 'Nesting too deep for the JS stack');
       throw e;
+    } finally {
+      releaseMemory();
     }
   }
 
@@ -780,7 +809,7 @@ export class Unpackr {
   unpackMultiple(source, forEach) {
     const bytes = toBytes(source);
     const rt = runtime();
-    const err = runDecode(rt, bytes, this.flags | F_MULTIPLE, this.maxDepth, this.cbor);
+    const err = runDecode(rt, bytes, this.flags | F_MULTIPLE, this.maxDepth, this.cbor, this);
     const failure = err !== 0 ? errorFromResult(rt) : null;
     const count = rt.u32[rt.res + 7];
     /** @type {any[]} */
@@ -797,6 +826,7 @@ export class Unpackr {
         } else values.push(value);
       }
     }
+    releaseMemory();
     if (failure) {
       failure.values = values;
       throw failure;

@@ -5,7 +5,7 @@
  * the smallest form of every header and integer. The result is copied out once.
  */
 import { ExtData } from './ext.js';
-import { runtime } from './runtime.js';
+import { runtime, releaseMemory } from './runtime.js';
 import { DEFAULT_MAX_DEPTH } from './decode.js';
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
@@ -130,6 +130,7 @@ export class Packr {
       return emit(tape, this.cborFlags);
     } finally {
       tape.busy = false;
+      releaseMemory();
     }
   }
 

@@ -18,6 +18,7 @@
  * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_decode
  * @property {(words: number) => number} wpw_encode
  * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_cbor_decode
+ * @property {(maxArray: number, maxMap: number, maxStr: number, maxBin: number, maxExt: number) => void} wpw_set_limits
  * @property {(words: number, flags: number) => number} wpw_cbor_encode
  */
 
@@ -70,6 +71,9 @@ export class Runtime {
     this.shapes = [];
     /** generation of the C tables that keys/shapes mirror */
     this.generation = 0;
+    /** the options object whose limits were last given to C (wpw_set_limits) */
+    /** @type {object | null} */
+    this.limitsOwner = null;
   }
 
   /**
@@ -106,6 +110,23 @@ export class Runtime {
 
 /** @type {Runtime | null} */
 let current = null;
+/** What the current runtime was made from, to make a fresh one (releaseMemory). */
+/** @type {{module: WebAssembly.Module, imports: WebAssembly.Imports} | null} */
+let loaded = null;
+
+/**
+ * Wasm memory grows for a large message and can never shrink. Past this size, the instance is
+ * replaced by a fresh one after the call (its memory is then garbage), so memory comes back to a
+ * small working set; the key and shape caches start again.
+ */
+export const RELEASE_MEMORY_BYTES = 64 * 1024 * 1024;
+
+/** After a call: replace an instance whose memory grew past RELEASE_MEMORY_BYTES. */
+export function releaseMemory() {
+  if (current !== null && loaded !== null && current.u8.length > RELEASE_MEMORY_BYTES) {
+    current = new Runtime(new WebAssembly.Instance(loaded.module, loaded.imports));
+  }
+}
 
 /** @returns {Runtime} */
 export function runtime() {
@@ -129,8 +150,14 @@ function toModule(source) {
  * @param {WebAssembly.Imports} [imports] only for foreign builds that need imports
  */
 export function initSync(source, imports = {}) {
-  const instance = source instanceof WebAssembly.Instance ? source : new WebAssembly.Instance(toModule(source), imports);
-  current = new Runtime(instance);
+  if (source instanceof WebAssembly.Instance) {
+    loaded = null;
+    current = new Runtime(source);
+    return;
+  }
+  const module = toModule(source);
+  loaded = { module, imports };
+  current = new Runtime(new WebAssembly.Instance(module, imports));
 }
 
 /**
@@ -142,11 +169,15 @@ export function initSync(source, imports = {}) {
 export async function init(source, imports = {}) {
   const s = await source;
   if (s instanceof WebAssembly.Instance) {
+    loaded = null;
     current = new Runtime(s);
   } else if (s instanceof WebAssembly.Module) {
+    loaded = { module: s, imports };
     current = new Runtime(await WebAssembly.instantiate(s, imports));
   } else {
-    current = new Runtime((await WebAssembly.instantiate(s, imports)).instance);
+    const made = await WebAssembly.instantiate(s, imports);
+    loaded = { module: made.module, imports };
+    current = new Runtime(made.instance);
   }
 }
 
