@@ -1,19 +1,41 @@
 #!/usr/bin/env node
-// wirepack benchmark: `node bench/run.js [suite ...]` (all suites under bench/suites/ by default).
-// Knobs: BENCH_QUICK=1, BENCH_ROUNDS, BENCH_BATCH_MS, BENCH_WARMUP_MS, BENCH_INPUTS, BENCH_CONTENDERS,
-// BENCH_OUT (see bench/lib/config.js). Markdown goes to stdout, the same data as JSON to
-// bench/results/latest.json.
+// wirepack benchmark: `node bench/run.js [--quick] [--addons=both|on|off] [--no-browser] [suite ...]`
+// (`npm run bench` builds first). Runs the Node suites under bench/suites/ twice: with msgpackr's and
+// cbor-x's native addons on (in this process) and off (in a child process started with
+// MSGPACKR_NATIVE_ACCELERATION_DISABLED=true and CBOR_NATIVE_ACCELERATION_DISABLED=true, set before
+// either library is imported); then the browser suite (`node bench/browser/run.js`) when that file
+// exists. Markdown goes to stdout and to bench/results/latest.md, the data to
+// bench/results/latest.json; a full run (no --quick, no filters) also rewrites bench/RESULTS.md,
+// the committed copy the README quotes. Exits non-zero when anything FAILED or threw, never
+// because of a speed. Knobs: see bench/lib/config.js and bench/README.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { BENCH_DIR, readConfig, describeMachine } from './lib/config.js';
-import { loadJsonFixture } from './lib/fixtures.js';
-import { runInput, computeRatios, median } from './lib/runner.js';
-import { inputTable, summaryTable } from './lib/report.js';
+import { BENCH_DIR, REPO_DIR, readConfig, describeMachine, packageVersion } from './lib/config.js';
+import { runStandardSuite } from './lib/standard.js';
+import { median } from './lib/runner.js';
+import { table, ratio } from './lib/report.js';
 
-const out = (s = '') => process.stdout.write(s + '\n');
+const ADDON_ENV = ['MSGPACKR_NATIVE_ACCELERATION_DISABLED', 'CBOR_NATIVE_ACCELERATION_DISABLED'];
+const BROWSER_RUNNER = path.join(BENCH_DIR, 'browser', 'run.js');
 const log = (s) => process.stderr.write(s + '\n');
+
+function parseArgs(argv) {
+  const a = { quick: false, addons: 'both', browser: true, passChild: null, suites: [], passthrough: [] };
+  for (const arg of argv) {
+    if (arg === '--quick') a.quick = true;
+    else if (arg === '--no-browser') a.browser = false;
+    else if (arg.startsWith('--addons=')) a.addons = arg.slice('--addons='.length);
+    else if (arg.startsWith('--pass-child=')) a.passChild = arg.slice('--pass-child='.length);
+    else if (arg === '-h' || arg === '--help') a.help = true;
+    else if (arg.startsWith('-')) throw new Error(`unknown option ${arg} (see bench/README.md)`);
+    else a.suites.push(arg);
+  }
+  if (!['both', 'on', 'off'].includes(a.addons)) throw new Error(`--addons must be both, on or off, not ${a.addons}`);
+  return a;
+}
 
 async function loadSuites(names) {
   const dir = path.join(BENCH_DIR, 'suites');
@@ -24,31 +46,16 @@ async function loadSuites(names) {
     if (!suite || !suite.name) throw new Error(`bench/suites/${f} has no default export with a name`);
     suites.push(suite);
   }
+  // fixed order: the peers' own benchmarks first, memory (child processes) last
+  const order = ['peers-benchmark', 'msgpack-benchmark', 'cbor', 'stream', 'memory'];
+  suites.sort((x, y) => (order.indexOf(x.name) + 1 || 99) - (order.indexOf(y.name) + 1 || 99));
+  const wanted = names.filter((n) => n !== 'browser');
   if (!names.length) return suites;
-  const unknown = names.filter((n) => !suites.some((s) => s.name === n));
+  const unknown = wanted.filter((n) => !suites.some((s) => s.name === n));
   if (unknown.length) {
-    throw new Error(`unknown suite(s) ${unknown.join(', ')}; available: ${suites.map((s) => s.name).join(', ')}`);
+    throw new Error(`unknown suite(s) ${unknown.join(', ')}; available: ${suites.map((s) => s.name).join(', ')}, browser`);
   }
-  return suites.filter((s) => names.includes(s.name));
-}
-
-/** Loads every contender once (by id); returns suite-local copies carrying .loaded or .loadError. */
-async function loadContenders(suite, cfg, cache) {
-  const list = [];
-  for (const c of suite.contenders) {
-    if (cfg.contenders && c.id !== suite.subject && !cfg.contenders.includes(c.id)) continue;
-    if (!cache.has(c.id)) {
-      cache.set(
-        c.id,
-        c.load().then(
-          (loaded) => ({ loaded }),
-          (err) => ({ loadError: err && err.message ? err.message : String(err) }),
-        ),
-      );
-    }
-    list.push({ ...c, ...(await cache.get(c.id)) });
-  }
-  return list;
+  return suites.filter((s) => wanted.includes(s.name));
 }
 
 /** Busy and total jiffies of all CPUs from /proc/stat (Linux), or null. */
@@ -63,122 +70,354 @@ function readProcStat() {
   }
 }
 
-/** Share of all CPU time used by processes other than this one between two samples. */
-function otherLoad(s0, c0, s1, c1) {
+/** Share of all CPU time used by processes other than this one (and its children) between two samples. */
+function otherLoad(s0, c0, s1, c1, childCpuUs = 0) {
   if (!s0 || !s1 || s1.total <= s0.total) return null;
   const hz = 100; // USER_HZ
-  const ownJiffies = ((c1.user + c1.system - c0.user - c0.system) / 1e6) * hz;
+  const ownJiffies = ((c1.user + c1.system - c0.user - c0.system + childCpuUs) / 1e6) * hz;
   return Math.max(0, (s1.busy - s0.busy - ownJiffies) / (s1.total - s0.total));
 }
 
-async function main() {
-  const cfg = readConfig();
-  const machine = describeMachine();
-  const suites = await loadSuites(process.argv.slice(2));
+async function addonStatus() {
+  const status = {};
+  try {
+    status.msgpackr = (await import('msgpackr')).isNativeAccelerationEnabled === true;
+  } catch (err) {
+    status.msgpackr = `not loaded: ${err.message.split('\n')[0]}`;
+  }
+  try {
+    status.cborX = (await import('cbor-x')).isNativeAccelerationEnabled === true;
+  } catch (err) {
+    status.cborX = `not loaded: ${err.message.split('\n')[0]}`;
+  }
+  return status;
+}
+
+const onOff = (v) => (v === true ? 'on' : v === false ? 'off' : String(v));
+
+/** Runs the Node suites in this process; returns the pass's data. Markdown through out(). */
+async function runPass(label, cfg, suites, out) {
   const started = process.hrtime.bigint();
   const stat0 = readProcStat();
   const cpu0 = process.cpuUsage();
-
-  out('# wirepack benchmark');
+  const addons = await addonStatus();
+  const env = ADDON_ENV.map((k) => `${k}=${process.env[k] ?? '(unset)'}`).join(', ');
+  out(`## Node, native addons ${label}`);
   out();
-  out(`- node ${machine.node} (V8 ${machine.v8}), ${machine.platform}`);
-  out(`- CPU: ${machine.cpu} x ${machine.cpuCount}, ${machine.totalMemGiB} GiB, load average ${machine.loadavg.join(' ')}`);
-  if (machine.git) out(`- repo: ${machine.git}`);
   out(
-    `- method: all contenders in one process; ${cfg.rounds} rounds, each running every contender once ` +
-      `(rotating order) for a ~${cfg.batchMs} ms batch after ${cfg.warmupMs} ms warm-up; ` +
-      `op/s is the median round${cfg.quick ? ' (BENCH_QUICK smoke run: numbers are rough)' : ''}`,
+    `- msgpackr native addon (msgpackr-extract ${packageVersion('msgpackr-extract') ?? '?'}): **${onOff(addons.msgpackr)}**; ` +
+      `cbor-x native addon (cbor-extract ${packageVersion('cbor-extract') ?? '?'}): **${onOff(addons.cborX)}** (${env})`,
   );
-
+  out(
+    `- method: all contenders of a suite in one process; ${cfg.rounds} rounds, each running every contender once ` +
+      `(rotating order) for a ~${cfg.batchMs} ms batch after ${cfg.warmupMs} ms warm-up; op/s is the median round` +
+      (cfg.quick ? ' (--quick smoke run: numbers are rough)' : ''),
+  );
+  const pass = { label, addons, suites: [], failures: [] };
   const cache = new Map();
-  const report = { machine, config: cfg, suites: [] };
-
   for (const suite of suites) {
-    const contenders = await loadContenders(suite, cfg, cache);
     out();
-    out(`## ${suite.name}: ${suite.title}`);
+    const ctx = { cfg, out, log, cache, h: '###', pass: label };
+    let res;
+    try {
+      res = suite.run ? await suite.run.call(suite, ctx) : await runStandardSuite(suite, ctx);
+    } catch (err) {
+      const msg = err && err.stack ? err.stack.split('\n').slice(0, 3).join(' | ') : String(err);
+      out(`FAILED: suite ${suite.name} threw: ${msg}`);
+      pass.failures.push({ suite: suite.name, id: '(suite)', reason: `threw: ${msg}` });
+      continue;
+    }
+    pass.suites.push(res);
+    pass.failures.push(...(res.failures ?? []));
+  }
+  // wirepack's wasm memory after every suite of this pass ran in this process
+  try {
+    const { runtime } = await import('../js/src/runtime.js');
+    pass.wasmMemoryEnd = runtime().memory.buffer.byteLength;
+  } catch {
+    pass.wasmMemoryEnd = null;
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const others = otherLoad(stat0, cpu0, readProcStat(), process.cpuUsage(), 0);
+  pass.durationSeconds = Math.round(seconds * 10) / 10;
+  pass.otherProcessesCpuShare = others;
+  const shares = pass.suites.flatMap((su) => (su.inputs ?? []).flatMap((i) => (i.rows ?? []).filter((r) => r.cpuShare != null).map((r) => r.cpuShare))).sort((a, b) => a - b);
+  out();
+  out(
+    `Pass "addons ${label}" done in ${seconds.toFixed(1)} s. wirepack wasm memory at the end of the pass: ` +
+      `${pass.wasmMemoryEnd != null ? (pass.wasmMemoryEnd / 2 ** 20).toFixed(1) + ' MiB' : 'n/a'}.` +
+      (shares.length ? ` This process got a median ${Math.round(median(shares) * 100)}% of a core during timed batches (min ${Math.round(shares[0] * 100)}%).` : '') +
+      (others != null ? ` Other processes used ${Math.round(others * 100)}% of the machine's CPU time` + (others > 0.1 ? ' (the machine was shared: expect wide spreads).' : '.') : ''),
+  );
+  if (pass.failures.length) {
     out();
-    for (const c of contenders) {
-      out(c.loadError ? `- ${c.id}: SKIPPED (${c.loadError})` : `- ${c.id}: ${c.loaded.info}${c.role === 'reference' ? ' [reference row, not plain MessagePack]' : ''}`);
-    }
-    const suiteResult = { name: suite.name, title: suite.title, subject: suite.subject, contenders: [], inputs: [] };
-    for (const c of contenders) {
-      suiteResult.contenders.push({ id: c.id, role: c.role, info: c.loaded?.info ?? null, loadError: c.loadError ?? null });
-    }
+    out(`FAILED in this pass: ${pass.failures.map((f) => `${f.suite}/${f.input ?? '-'}/${f.id}`).join(', ')}`);
+  }
+  return pass;
+}
 
-    for (const file of suite.inputs) {
-      if (cfg.inputs && !cfg.inputs.some((f) => file.includes(f))) continue;
-      const input = loadJsonFixture(file);
-      log(`[${suite.name}] ${file} ...`);
-      const t0 = process.hrtime.bigint();
-      const { rows, skipped } = runInput(input, contenders, cfg, log);
-      const ratios = computeRatios(rows, suite.subject);
-      const ratiosCpu = computeRatios(rows, suite.subject, 'cpuOpsPerSec');
-      const res = { input: input.file, jsonBytes: input.bytes, rows, skipped, ratios, ratiosCpu };
-      suiteResult.inputs.push(res);
-      out();
-      out(`### ${input.file} (${input.bytes.toLocaleString('en-US')} B of JSON)`);
-      out();
-      out(inputTable(res, suite, cfg));
-      const newSkips = skipped.filter((s) => !contenders.find((c) => c.id === s.id)?.loadError);
-      for (const s of newSkips) out(`- skipped ${s.id}: ${s.reason}`);
-      log(`[${suite.name}] ${file} done in ${(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(1)} s`);
-    }
+/** Runs a command, streaming its stdout to ours (and into `sink`), stderr straight through. */
+function runChild(args, env, sink) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO_DIR });
+    let buf = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d) => {
+      process.stdout.write(d);
+      buf += d;
+    });
+    child.on('close', (code, signal) => {
+      sink(buf);
+      resolve({ code, signal });
+    });
+    child.on('error', (err) => {
+      sink(buf);
+      resolve({ code: null, signal: null, error: err.message });
+    });
+  });
+}
 
-    if (suiteResult.inputs.length) {
-      out();
-      out(`### Summary: ${suite.name} (${suite.subject} op/s and ${suite.subject} / peer op/s; > 1 means ${suite.subject} is faster)`);
-      out();
-      const subject = contenders.find((c) => c.id === suite.subject);
-      if (subject && subject.loadError) out(`(no ${suite.subject} rows: ${subject.loadError})`);
-      else out(summaryTable(suiteResult.inputs, suite));
-      const shares = suiteResult.inputs.flatMap((i) => i.rows.map((r) => r.cpuShare)).sort((a, b) => a - b);
-      if (shares.length) suiteResult.medianCpuShare = median(shares);
-      if (!(subject && subject.loadError) && shares.length && suiteResult.medianCpuShare < 0.9) {
-        out();
-        out(
-          `This process got a median ${Math.round(suiteResult.medianCpuShare * 100)}% of a core per batch (other processes ` +
-            'took the rest), so here is the same summary from process CPU time (op per CPU second):',
-        );
-        out();
-        out(summaryTable(suiteResult.inputs, suite, 'ratiosCpu'));
-      }
-      const skippedAll = new Map();
-      for (const res of suiteResult.inputs) for (const s of res.skipped) if (!skippedAll.has(s.id)) skippedAll.set(s.id, `${res.input}: ${s.reason}`);
-      if (skippedAll.size) {
-        out();
-        for (const [id, reason] of skippedAll) out(`- skipped ${id} (first: ${reason})`);
+function chromiumVersion(stdout, json) {
+  const c = json && (json.chromium ?? json.chromiumVersion ?? json.browserVersion ?? json.browser ?? json.machine?.chromium);
+  const fromJson = c && typeof c === 'object' ? c.version : c;
+  if (fromJson) return String(fromJson);
+  const m = /(?:Chromium|HeadlessChrome|Chrome)[ /:v]*(\d+\.\d+\.\d+\.\d+)/i.exec(stdout || '');
+  return m ? m[1] : null;
+}
+
+/** wirepack / best peer per (suite, subject, input, op), addons on and off side by side. */
+function headline(passes) {
+  const keys = [];
+  const byKey = new Map();
+  for (const p of passes) {
+    for (const su of p.suites) {
+      for (const e of su.headline ?? []) {
+        const k = `${e.suite}|${e.subject}|${e.input}|${e.op}`;
+        if (!byKey.has(k)) {
+          byKey.set(k, {});
+          keys.push(k);
+        }
+        byKey.get(k)[p.label] = e;
       }
     }
-    report.suites.push(suiteResult);
+  }
+  const labels = passes.map((p) => p.label);
+  const cell = (e) => (!e ? '' : e.failed ? 'FAILED' : e.bestPeer ? `${ratio(e.bestPeer.ratio)} (${e.bestPeer.id})` : 'no peer');
+  const refCell = (e) => (!e || e.failed || !e.bestRef ? '' : `${ratio(e.bestRef.ratio)} (${e.bestRef.id})`);
+  const header = ['suite', 'input', 'subject', 'op', ...labels.map((l) => `addons ${l}: subject / best peer`), `addons ${labels[0]}: subject / fastest reference row`];
+  const body = keys.map((k) => {
+    const [suite, subject, input, op] = k.split('|');
+    const v = byKey.get(k);
+    return [suite, input, subject, op, ...labels.map((l) => cell(v[l])), refCell(v[labels[0]])];
+  });
+  const losses = [];
+  for (const k of keys) {
+    for (const l of labels) {
+      const e = byKey.get(k)[l];
+      if (e && !e.failed && e.bestPeer && e.bestPeer.ratio < 1) {
+        const [suite, subject, input, op] = k.split('|');
+        losses.push(`${suite} ${input} ${op} (${subject}, addons ${l}): ${ratio(e.bestPeer.ratio)} of ${e.bestPeer.id}`);
+      }
+    }
+  }
+  const lines = [
+    `Ratios are subject op/s / best peer op/s (> 1.00x: wirepack faster; < 1.00x: slower). Best peer excludes reference rows ` +
+      '(variants wirepack has no equivalent for yet, and streams); the last column compares with the fastest of those.',
+    '',
+    table(header, body, header.map((_, i) => (i < 4 ? 'l' : 'r'))),
+  ];
+  lines.push('');
+  if (losses.length) {
+    lines.push(`**Where wirepack is slower than the best peer** (${losses.length} of ${keys.length * labels.length} comparisons):`);
+    lines.push('');
+    for (const l of losses) lines.push(`- ${l}`);
+  } else {
+    lines.push('wirepack is not slower than the best peer on any row above.');
+  }
+  const mem = [];
+  for (const p of passes) {
+    for (const su of p.suites) {
+      for (const e of su.memoryHeadline ?? []) mem.push({ pass: p.label, ...e });
+    }
+  }
+  if (mem.length) {
+    const mb = (x) => (x == null ? 'n/a' : (x / 2 ** 20).toFixed(1));
+    lines.push('');
+    lines.push('Memory while decoding, each library in a fresh process (MiB; peak RSS is the whole process\'s, "rise" the part over its baseline after loading):');
+    lines.push('');
+    const mh = ['input', 'addons', 'subject', 'subject peak RSS', 'subject rise', 'wasm memory', 'lowest peak RSS among peers (incl. JSON)'];
+    lines.push(
+      table(
+        mh,
+        mem.map((e) => [e.input, e.pass, e.subject, mb(e.peakRss), mb(e.peakDelta), mb(e.wasmMemory), `${mb(e.best.peakRss)} (${e.best.id}, rise ${mb(e.best.peakDelta)})`]),
+        mh.map((_, i) => (i < 3 ? 'l' : 'r')),
+      ),
+    );
+  }
+  const wasmEnd = passes.filter((p) => p.wasmMemoryEnd != null).map((p) => `addons ${p.label}: ${(p.wasmMemoryEnd / 2 ** 20).toFixed(1)} MiB`);
+  if (wasmEnd.length) {
+    lines.push('');
+    lines.push(`wirepack's wasm memory at the end of each Node pass (all suites run in that process): ${wasmEnd.join(', ')}.`);
+  }
+  return lines.join('\n');
+}
+
+async function childMain(args) {
+  const cfg = readConfig(args.quick ? ['--quick'] : []);
+  const suites = await loadSuites(args.suites);
+  const out = (s = '') => process.stdout.write(s + '\n');
+  const pass = await runPass('off', cfg, suites, out);
+  fs.writeFileSync(args.passChild, JSON.stringify(pass) + '\n');
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.help) {
+    process.stdout.write(fs.readFileSync(path.join(BENCH_DIR, 'README.md'), 'utf8'));
+    return;
+  }
+  if (args.passChild) return childMain(args);
+
+  const cfg = readConfig(args.quick ? ['--quick'] : []);
+  const suites = await loadSuites(args.suites);
+  const machine = describeMachine();
+  const started = process.hrtime.bigint();
+  const md = [];
+  const out = (s = '') => {
+    process.stdout.write(s + '\n');
+    md.push(s);
+  };
+  const full = !cfg.quick && !args.suites.length && !cfg.inputs && !cfg.contenders && args.addons === 'both' && args.browser;
+  const report = { machine, config: { ...cfg, addons: args.addons, suites: suites.map((s) => s.name), full }, passes: [], browser: null, failures: [] };
+
+  // The "on" pass runs here: make sure the addons are not disabled by the caller's environment.
+  const runOn = args.addons !== 'off';
+  const runOff = args.addons !== 'on';
+  if (runOn) for (const k of ADDON_ENV) delete process.env[k];
+
+  const bodyStart = md.length;
+  if (suites.length && runOn) {
+    report.passes.push(await runPass('on', cfg, suites, out));
+    out();
+  }
+  if (suites.length && runOff) {
+    const jsonPath = path.join(os.tmpdir(), `wirepack-bench-off-${process.pid}.json`);
+    const env = { ...process.env };
+    for (const k of ADDON_ENV) env[k] = 'true';
+    log('[bench] pass "addons off" in a child process ...');
+    const childArgs = [path.join(BENCH_DIR, 'run.js'), `--pass-child=${jsonPath}`, ...(cfg.quick ? ['--quick'] : []), ...args.suites.filter((s) => s !== 'browser')];
+    const r = await runChild(childArgs, env, (s) => md.push(...s.replace(/\n$/, '').split('\n')));
+    if (r.code !== 0) report.failures.push({ suite: '(addons off pass)', id: '(child)', reason: `exited ${r.code ?? r.signal ?? r.error}` });
+    try {
+      const pass = JSON.parse(fs.readFileSync(jsonPath, 'utf8'));
+      report.passes.push(pass);
+      fs.rmSync(jsonPath, { force: true });
+    } catch (err) {
+      out(`FAILED: the "addons off" pass wrote no results (${err.message})`);
+      report.failures.push({ suite: '(addons off pass)', id: '(child)', reason: 'no results' });
+    }
+    out();
+  }
+  for (const p of report.passes) report.failures.push(...p.failures.map((f) => ({ pass: p.label, ...f })));
+
+  // Browser suite (another part of bench/, run as its own program).
+  const wantBrowser = args.browser && (!args.suites.length || args.suites.includes('browser'));
+  if (wantBrowser) {
+    if (fs.existsSync(BROWSER_RUNNER)) {
+      const jsonPath = path.join(path.dirname(cfg.out), 'browser.json');
+      fs.mkdirSync(path.dirname(jsonPath), { recursive: true });
+      fs.rmSync(jsonPath, { force: true });
+      log('[bench] browser suite: node bench/browser/run.js ...');
+      let stdout = '';
+      const r = await runChild([BROWSER_RUNNER, ...(cfg.quick ? ['--quick'] : [])], { ...process.env, BENCH_BROWSER_JSON: jsonPath }, (s) => {
+        stdout = s;
+        md.push(...s.replace(/\n$/, '').split('\n'));
+      });
+      let json = null;
+      try {
+        json = JSON.parse(fs.readFileSync(jsonPath, 'utf8'));
+      } catch {
+        /* optional */
+      }
+      report.browser = { exitCode: r.code, signal: r.signal, chromium: chromiumVersion(stdout, json), results: json };
+      if (r.code !== 0) {
+        out(`FAILED: node bench/browser/run.js exited ${r.code ?? r.signal ?? r.error}`);
+        report.failures.push({ suite: 'browser', id: '(runner)', reason: `exited ${r.code ?? r.signal ?? r.error}` });
+      }
+      out();
+    } else {
+      report.browser = { missing: true };
+      out('## Browser');
+      out();
+      out('(no browser suite yet: bench/browser/run.js does not exist)');
+      out();
+    }
   }
 
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const others = otherLoad(stat0, cpu0, readProcStat(), process.cpuUsage());
   report.durationSeconds = Math.round(seconds * 10) / 10;
-  report.checksum = report.suites.reduce(
-    (s, su) => s + su.inputs.reduce((t, i) => t + i.rows.reduce((u, r) => u + r.checksum, 0), 0),
-    0,
-  );
+  report.loadavgEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
+
+  // Header and headline go first in the file; on stdout the headline comes last.
+  const head = [
+    '# wirepack benchmark',
+    '',
+    `- ${machine.date}${machine.git ? `, wirepack at ${machine.git}` : ''}${cfg.quick ? ' — **--quick smoke run: rough numbers, not results**' : ''}`,
+    `- CPU: ${machine.cpu} x ${machine.cpuCount}, ${machine.totalMemGiB} GiB; ${machine.platform}`,
+    `- Node ${machine.node} (V8 ${machine.v8})` +
+      (report.browser && !report.browser.missing ? `; Chromium ${report.browser.chromium ?? '(version not reported)'}` : report.browser?.missing ? '; no browser suite yet' : ''),
+    `- peers: ${['msgpackr', 'msgpackr-extract', 'cbor-x', 'cbor-extract', '@msgpack/msgpack', 'msgpack-lite', 'notepack.io', 'msgpack5', 'cbor'].map((p) => `${p} ${packageVersion(p) ?? '?'}`).join(', ')}`,
+    `- total time ${seconds.toFixed(1)} s (build not included); load average at start ${machine.loadavg.join(' ')}, at end ${report.loadavgEnd.join(' ')}`,
+    '',
+  ];
+  const hl = report.passes.length ? headline(report.passes) : '';
+  const failuresText = report.failures.length
+    ? `**FAILED** (${report.failures.length}): ` + report.failures.map((f) => `${f.pass ? `[addons ${f.pass}] ` : ''}${f.suite}${f.input ? ` ${f.input}` : ''} ${f.id}: ${f.reason}`).join('; ')
+    : 'No FAILED rows: every decoder\'s output deep-equalled its input.';
+  const tailStart = md.length;
+  if (hl) {
+    out('## Headline');
+    out();
+    out(hl);
+    out();
+  }
+  out(failuresText);
   out();
-  const loadEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
-  report.loadavgEnd = loadEnd;
-  report.otherProcessesCpuShare = others;
-  out(`Done in ${seconds.toFixed(1)} s (checksum ${report.checksum}); load average at end ${loadEnd.join(' ')}.`);
-  const allShares = report.suites.flatMap((su) => su.inputs.flatMap((i) => i.rows.map((r) => r.cpuShare))).sort((a, b) => a - b);
-  if (allShares.length) {
-    out(`This process got a median ${Math.round(median(allShares) * 100)}% of a core during the timed batches (min ${Math.round(allShares[0] * 100)}%).`);
-  }
-  if (others != null) {
-    out(
-      `Other processes used ${Math.round(others * 100)}% of the machine's CPU time during the run` +
-        (others > 0.1 ? ': the machine was shared, expect wide spreads (a busy sibling core slows every contender).' : '.'),
-    );
-  }
+  out(`Done in ${seconds.toFixed(1)} s.`);
+
+  // On stdout the headline came last; the file has it first.
+  const passesText = md.slice(bodyStart, tailStart).join('\n');
+  const fileText = [
+    ...head,
+    ...(hl ? ['## Headline', '', hl, ''] : []),
+    failuresText,
+    '',
+    passesText.trimEnd(),
+    '',
+  ].join('\n');
 
   fs.mkdirSync(path.dirname(cfg.out), { recursive: true });
   fs.writeFileSync(cfg.out, JSON.stringify(report, null, 2) + '\n');
-  log(`results written to ${path.relative(process.cwd(), cfg.out) || cfg.out}`);
+  const mdPath = cfg.out.replace(/\.json$/, '') + '.md';
+  fs.writeFileSync(mdPath, fileText);
+  log(`results written to ${path.relative(process.cwd(), cfg.out)} and ${path.relative(process.cwd(), mdPath)}`);
+  if (full) {
+    const results = path.join(BENCH_DIR, 'RESULTS.md');
+    const preamble = [
+      '<!-- Generated by `npm run bench` (bench/run.js) from its latest full run; do not edit by hand. -->',
+      '',
+      'Reproduce on your machine: `npm ci && npm run bench` (builds, then the full run: both addon passes',
+      'and the browser suite when present, under 10 minutes on 2 cores); `npm run bench -- --quick` is a',
+      'smoke run (under a minute, rough numbers). One suite: `node bench/run.js <suite>`. Method and knobs:',
+      '[bench/README.md](README.md). Every row of the run is below, the rows where wirepack loses included;',
+      'a ratio below 1.00x means wirepack is slower. The raw numbers of every round are in',
+      '`bench/results/latest.json` after a run (not committed).',
+      '',
+    ];
+    fs.writeFileSync(results, fileText.replace(/^# wirepack benchmark\n/, `# wirepack benchmark results\n\n${preamble.join('\n')}`));
+    log(`full run: also wrote ${path.relative(process.cwd(), results)}`);
+  }
+  if (report.failures.length) process.exitCode = 1;
 }
 
 main().catch((err) => {

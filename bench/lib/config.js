@@ -24,21 +24,26 @@ function envList(name) {
 
 /**
  * Knobs (all optional):
- *   BENCH_QUICK=1        smoke run: 3 rounds of 15 ms batches, 40 ms warm-up
- *   BENCH_ROUNDS=n       timed rounds per contender (default 11, >= 7 recommended)
- *   BENCH_BATCH_MS=ms    target duration of one timed batch (default 80)
- *   BENCH_WARMUP_MS=ms   warm-up per contender and operation before calibration (default 300)
+ *   --quick or BENCH_QUICK=1  smoke run: 2 rounds of 8 ms batches, 15 ms warm-up, fewer inputs
+ *                        for the cbor suite, the stream suite at 10,000 messages, the memory suite
+ *                        on one 256 KB document with three libraries
+ *   BENCH_ROUNDS=n       timed rounds per contender (default 9, >= 7 recommended)
+ *   BENCH_BATCH_MS=ms    target duration of one timed batch (default 50)
+ *   BENCH_WARMUP_MS=ms   warm-up per contender and operation before calibration (default 200)
  *   BENCH_INPUTS=a,b     only inputs whose file name contains one of these
- *   BENCH_CONTENDERS=a,b only these contender ids (the subject is always kept)
- *   BENCH_OUT=path       where to write the JSON results (default bench/results/latest.json)
+ *   BENCH_CONTENDERS=a,b only these contender ids (the subjects are always kept)
+ *   BENCH_STREAM_COUNT=n messages per stream-suite task (default 1,000,000; quick 10,000)
+ *   BENCH_OUT=path       where to write the JSON results (default bench/results/latest.json; the
+ *                        markdown goes next to it, same name with .md)
  */
-export function readConfig() {
-  const quick = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
+export function readConfig(argv = process.argv.slice(2)) {
+  const quick = argv.includes('--quick') || process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
   const cfg = {
     quick,
-    rounds: Math.round(envNumber('BENCH_ROUNDS', quick ? 3 : 11)),
-    batchMs: envNumber('BENCH_BATCH_MS', quick ? 15 : 80),
-    warmupMs: envNumber('BENCH_WARMUP_MS', quick ? 40 : 300),
+    rounds: Math.round(envNumber('BENCH_ROUNDS', quick ? 2 : 9)),
+    batchMs: envNumber('BENCH_BATCH_MS', quick ? 8 : 50),
+    warmupMs: envNumber('BENCH_WARMUP_MS', quick ? 15 : 200),
+    streamCount: Math.round(envNumber('BENCH_STREAM_COUNT', quick ? 10000 : 1000000)),
     inputs: envList('BENCH_INPUTS'),
     contenders: envList('BENCH_CONTENDERS'),
     out: process.env.BENCH_OUT

@@ -261,3 +261,145 @@ export const cborXRecords = {
     };
   },
 };
+
+// ---------------------------------------------------------------------------------------------
+// More peers (bench/suites/peers-benchmark.js, msgpack-benchmark.js, memory.js) and the msgpackr /
+// cbor-x variants that wirepack has no equivalent for yet (reference rows).
+
+const requireCjs = createRequire(import.meta.url);
+
+/** Loads a CommonJS package by name, with its pinned version in the info line. */
+function cjsLoader(pkg, infoSuffix = '') {
+  return async () => {
+    const lib = requireCjs(pkg);
+    return { lib, info: `${pkg} ${packageVersion(pkg) ?? '?'}${infoSuffix}` };
+  };
+}
+
+/** msgpack-lite's encode/decode (pure JS). */
+export const msgpackLite = {
+  id: 'msgpack-lite',
+  role: 'peer',
+  load: cjsLoader('msgpack-lite'),
+  create: (lib) => ({
+    encode: (obj) => lib.encode(obj),
+    decode: (buf) => lib.decode(buf),
+    encodeLabel: 'buf = require("msgpack-lite").encode(obj);',
+    decodeLabel: 'obj = require("msgpack-lite").decode(buf);',
+  }),
+};
+
+/** notepack.io's encode/decode (Node entry, Buffer based). */
+export const notepack = {
+  id: 'notepack.io',
+  role: 'peer',
+  load: cjsLoader('notepack.io'),
+  create: (lib) => ({
+    encode: (obj) => lib.encode(obj),
+    decode: (buf) => lib.decode(buf),
+    encodeLabel: 'buf = require("notepack.io").encode(obj);',
+    decodeLabel: 'obj = require("notepack.io").decode(buf);',
+  }),
+};
+
+/** msgpack5: one instance (`require("msgpack5")()`), as both benchmarks create it. */
+export const msgpack5 = {
+  id: 'msgpack5',
+  role: 'peer',
+  load: async () => {
+    const factory = requireCjs('msgpack5');
+    return { lib: factory(), info: `msgpack5 ${packageVersion('msgpack5') ?? '?'} (one require("msgpack5")() instance)` };
+  },
+  create: (m) => ({
+    encode: (obj) => m.encode(obj),
+    decode: (buf) => m.decode(buf),
+    encodeLabel: 'buf = require("msgpack5")().encode(obj);',
+    decodeLabel: 'obj = require("msgpack5")().decode(buf);',
+  }),
+};
+
+/**
+ * node-cbor ("cbor" on npm): encode / decode (decodeFirstSync). Its encode() stops at the stream's
+ * 16 KiB highWaterMark for larger outputs, so the memory suite, which only times decoding, prepares
+ * its input with encodeOne(obj, { highWaterMark }) (memoryEncode).
+ */
+export const nodeCbor = {
+  id: 'cbor',
+  role: 'peer',
+  load: cjsLoader('cbor', ' (node-cbor)'),
+  memoryEncode: (lib) => (obj) => lib.encodeOne(obj, { highWaterMark: 1 << 28 }),
+  create: (lib) => ({
+    encode: (obj) => lib.encode(obj),
+    decode: (buf) => lib.decode(buf),
+    encodeLabel: 'buf = require("cbor").encode(obj);',
+    decodeLabel: 'obj = require("cbor").decode(buf);',
+  }),
+};
+
+/** JSON as msgpack-benchmark writes it: a string out of JSON.stringify, JSON.parse of that string. */
+export const jsonString = {
+  id: 'JSON',
+  key: 'JSON-string', // unique lookup key (ALL_CONTENDERS); the row is still called JSON
+  role: 'peer',
+  load: async () => ({ lib: JSON, info: `JSON (V8 ${process.versions.v8}); strings, as msgpack-benchmark times it` }),
+  create: () => ({
+    encode: (obj) => JSON.stringify(obj),
+    decode: (str) => JSON.parse(str),
+    encodeLabel: 'str = JSON.stringify(obj);',
+    decodeLabel: 'obj = JSON.parse(str);',
+  }),
+};
+
+/** `new Packr({ structures: [], randomAccessStructure: true })`, as msgpackr's tests/benchmark.cjs. */
+export const msgpackrRandomAccess = {
+  id: 'msgpackr-random-access',
+  role: 'reference',
+  load: loadMsgpackr,
+  create: (lib) => {
+    const packr = new lib.Packr({ structures: [], randomAccessStructure: true, saveStructures() {} });
+    return {
+      encode: (obj) => packr.pack(obj),
+      decode: (buf) => packr.unpack(buf),
+      encodeLabel: 'msgpackr w/ random access structures: packr.pack(obj);',
+      decodeLabel: 'msgpackr w/ random access structures: packr.unpack(buf);',
+    };
+  },
+};
+
+/** `new Packr({ bundleStrings: true, structures: [] })`, as msgpackr's tests/benchmark.cjs. */
+export const msgpackrBundled = {
+  id: 'msgpackr-bundled-strings',
+  role: 'reference',
+  load: loadMsgpackr,
+  create: (lib) => {
+    const packr = new lib.Packr({ bundleStrings: true, structures: [] });
+    return {
+      encode: (obj) => packr.pack(obj),
+      decode: (buf) => packr.unpack(buf),
+      encodeLabel: 'bundled strings packr.pack(obj);',
+      decodeLabel: 'bundled strings packr.unpack(buf);',
+    };
+  },
+};
+
+/** `new Encoder({ useRecords: false, pack: true })`, cbor-x's "packed" row. */
+export const cborXPacked = {
+  id: 'cbor-x-packed',
+  role: 'reference',
+  load: loadCborX,
+  create: (lib) => {
+    const encoder = new lib.Encoder({ useRecords: false, pack: true });
+    return {
+      encode: (obj) => encoder.encode(obj),
+      decode: (buf) => encoder.decode(buf),
+      encodeLabel: 'cbor-x packed: encoder.encode(obj);',
+      decodeLabel: 'cbor-x packed: encoder.decode(buf);',
+    };
+  },
+};
+
+/** Every contender, found by `key ?? id` (the memory suite's child processes look them up here). */
+export const ALL_CONTENDERS = [
+  wirepack, msgpackr, msgpackrRecords, msgpackrRandomAccess, msgpackrBundled, msgpackMsgpack, msgpackLite,
+  notepack, msgpack5, json, jsonString, wirepackCbor, cborX, cborXRecords, cborXPacked, nodeCbor,
+];

@@ -3,7 +3,7 @@
 // Method, per input:
 //   1. Each loaded contender gets a fresh codec (create(lib)); it encodes the document twice (the
 //      second, steady-state encoding is the one decoded and reported), and its decode of that
-//      encoding must deep-equal the document; otherwise it is skipped with the reason printed.
+//      encoding must deep-equal the document; otherwise its rows say FAILED with the reason (never timed).
 //   2. Every (contender, operation) pair is an item with its own compiled batch loop (a distinct
 //      `new Function`, so call-site feedback and optimized code are never shared between
 //      contenders). Each item is warmed up for cfg.warmupMs and calibrated so that one batch
@@ -56,33 +56,65 @@ function errorText(err) {
   return err && err.message ? err.message.split('\n')[0] : String(err);
 }
 
-/** Prepares one contender on one input; returns { item pair } or { skip: reason }. */
+/** Prepares one contender on one input; returns { codec, arg, size } or { fail: reason }. */
 function prepare(contender, loaded, input) {
   let codec;
   try {
     codec = contender.create(loaded.lib);
   } catch (err) {
-    return { skip: `create() threw: ${errorText(err)}` };
+    return { fail: `create() threw: ${errorText(err)}` };
   }
   const doc = input.doc;
+  const labels = { encode: codec.encodeLabel, decode: codec.decodeLabel };
+  const r = prepareWith(codec, doc);
+  if (r.fail) r.labels = labels;
+  return r;
+}
+
+function prepareWith(codec, doc) {
   let encoded;
   try {
     codec.encode(doc);
-    encoded = asBytes(codec.encode(doc));
+    encoded = codec.encode(doc);
   } catch (err) {
-    return { skip: `encode threw: ${errorText(err)}` };
+    return { fail: `encode threw: ${errorText(err)}` };
   }
-  // Decode from a private copy: the encoder may hand out views of a buffer it reuses.
-  const buf = Buffer.from(encoded);
+  // A string encoding (JSON as msgpack-benchmark times it) is decoded as the string. Bytes are
+  // decoded from a private copy: the encoder may hand out views of a buffer it reuses.
+  let arg;
+  let size;
+  try {
+    if (typeof encoded === 'string') {
+      arg = encoded;
+      size = Buffer.byteLength(encoded);
+    } else {
+      arg = Buffer.from(asBytes(encoded));
+      size = arg.length;
+    }
+  } catch (err) {
+    return { fail: errorText(err) };
+  }
   let decoded;
   try {
-    decoded = codec.decode(buf);
+    decoded = codec.decode(arg);
   } catch (err) {
-    return { skip: `decode of its own encoding threw: ${errorText(err)}` };
+    return { fail: `decode of its own encoding threw: ${errorText(err)}` };
   }
   const diff = firstDiff(decoded, doc);
-  if (diff) return { skip: `round trip differs from the input: ${diff}` };
-  return { codec, buf, size: buf.length };
+  if (diff) return { fail: `decoded value differs from the input: ${diff}` };
+  return { codec, arg, size };
+}
+
+/** The two FAILED rows (encode, decode) of a contender that did not load or did not round-trip. */
+export function failedRows(c, reason, labels) {
+  return ['encode', 'decode'].map((op) => ({
+    id: c.id,
+    role: c.role,
+    op,
+    label: labels?.[op] ?? `${c.id}: ${op}`,
+    failed: true,
+    reason,
+  }));
 }
 
 function probeKey(doc) {
@@ -118,39 +150,40 @@ function calibrate(item, cfg) {
 /**
  * Runs one input of a suite.
  * @param {object[]} contenders  the suite's contenders, each with .loaded ({lib, info}) or .loadError
- * @returns {{ rows: object[], skipped: {id, reason}[] }}
+ * @returns {{ rows: object[], failed: {id, reason}[] }}  rows in contender order; a contender that
+ *   did not load or whose decode does not deep-equal the input gets FAILED rows (never timed)
  */
 export function runInput(input, contenders, cfg, log) {
-  const skipped = [];
+  const failed = [];
   const items = [];
+  const slots = [];
   const key = probeKey(input.doc);
   for (const c of contenders) {
-    if (c.loadError) {
-      skipped.push({ id: c.id, reason: c.loadError });
-      continue;
-    }
-    const p = prepare(c, c.loaded, input);
-    if (p.skip) {
-      skipped.push({ id: c.id, reason: p.skip });
-      log(`  skip ${c.id}: ${p.skip}`);
+    const p = c.loadError ? { fail: `did not load: ${c.loadError}` } : prepare(c, c.loaded, input);
+    if (p.fail) {
+      failed.push({ id: c.id, reason: p.fail });
+      log(`  FAILED ${c.id}: ${p.fail}`);
+      slots.push(...failedRows(c, p.fail, p.labels));
       continue;
     }
     for (const op of ['encode', 'decode']) {
       const label = op === 'encode' ? p.codec.encodeLabel : p.codec.decodeLabel;
-      items.push({
+      const item = {
         id: c.id,
         role: c.role,
         op,
         label,
         size: p.size,
         fn: op === 'encode' ? p.codec.encode : p.codec.decode,
-        arg: op === 'encode' ? input.doc : p.buf,
+        arg: op === 'encode' ? input.doc : p.arg,
         key,
         batch: compileBatch(op, label),
         checksum: 0,
         opsPerBatch: 0,
         rounds: [],
-      });
+      };
+      items.push(item);
+      slots.push(item);
     }
   }
 
@@ -167,7 +200,8 @@ export function runInput(input, contenders, cfg, log) {
     }
   }
 
-  const rows = items.map((item) => {
+  const rows = slots.map((item) => {
+    if (item.failed) return item;
     const rates = item.rounds.map((x) => (x.ops * 1e9) / x.ns);
     const sorted = [...rates].sort((a, b) => a - b);
     const med = median(sorted);
@@ -196,29 +230,33 @@ export function runInput(input, contenders, cfg, log) {
       checksum: item.checksum,
     };
   });
-  return { rows, skipped };
+  return { rows, failed };
 }
 
 /**
- * Ratios of the subject's median op/s to every other row of the same operation, and to the best
- * peer (role 'peer', i.e. excluding reference rows).
+ * Ratios of the subject's median op/s to every other row of the same operation, to the best
+ * peer (role 'peer') and to the fastest reference row (role 'reference': a variant the subject has
+ * no equivalent for yet). FAILED rows are left out.
  */
 export function computeRatios(rows, subjectId, metric = 'opsPerSec') {
   const out = {};
   for (const op of ['encode', 'decode']) {
-    const subject = rows.find((r) => r.id === subjectId && r.op === op);
+    const subject = rows.find((r) => r.id === subjectId && r.op === op && !r.failed);
     if (!subject) continue;
     const vs = {};
     let best = null;
+    let bestRef = null;
     for (const r of rows) {
-      if (r.op !== op || r.id === subjectId) continue;
+      if (r.op !== op || r.id === subjectId || r.failed) continue;
       vs[r.id] = subject[metric] / r[metric];
       if (r.role === 'peer' && (!best || r[metric] > best[metric])) best = r;
+      if (r.role === 'reference' && (!bestRef || r[metric] > bestRef[metric])) bestRef = r;
     }
     out[op] = {
       opsPerSec: subject[metric],
       vs,
       bestPeer: best ? { id: best.id, opsPerSec: best[metric], ratio: subject[metric] / best[metric] } : null,
+      bestRef: bestRef ? { id: bestRef.id, opsPerSec: bestRef[metric], ratio: subject[metric] / bestRef[metric] } : null,
     };
   }
   return out;

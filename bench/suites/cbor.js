@@ -1,5 +1,5 @@
 // CBOR: wirepack/cbor's plain encode/decode against cbor-x (native decode addon as installed) and
-// JSON, with cbor-x's record extension as a reference row, on the msgpack suite's inputs plus
+// JSON, with cbor-x's record extension as a reference row, on example4.json and msgpack-benchmark's inputs plus
 // cbor-x's Twitter document.
 import { wirepackCbor, cborX, cborXRecords, json } from '../lib/contenders.js';
 
@@ -15,6 +15,7 @@ export default {
     'sample-large.json',
     'example-twitter.json',
   ],
+  quickInputs: ['example4.json', 'example-twitter.json'], // --quick: a smoke test, two inputs are enough
   contenders: [wirepackCbor, cborX, cborXRecords, json],
   summaryPeers: ['cbor-x', 'JSON'],
   summaryReferences: ['cbor-x-records'],

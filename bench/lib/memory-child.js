@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// One memory measurement, in a process of its own, started by bench/suites/memory.js as
+//   node --expose-gc bench/lib/memory-child.js <contender-key> <encoded-file> <iterations>
+// where <encoded-file> is the contender's own encoding of the document, written (and its decode
+// checked against the document) by the parent. Here:
+//   1. load the library, read the encoded bytes (a utf8 string for JSON);
+//   2. two full GCs, a baseline of process.memoryUsage(), and the kernel's peak-RSS mark reset to
+//      the current RSS (echo 5 > /proc/self/clear_refs, Linux >= 4.0);
+//   3. decode <iterations> times, keeping only the last result alive, sampling memoryUsage()
+//      (rss, arrayBuffers, heapUsed) after each decode;
+//   4. peak RSS = max(VmHWM from /proc/self/status, sampled rss); for wirepack, the size of its wasm
+//      memory at the end. One JSON line on stdout.
+import fs from 'node:fs';
+import { ALL_CONTENDERS } from './contenders.js';
+
+const [key, file, itersArg] = process.argv.slice(2);
+const iterations = Math.max(1, Number(itersArg) || 1);
+const print = (o) => process.stdout.write(JSON.stringify(o) + '\n');
+
+function readHwm() {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+function resetHwm() {
+  try {
+    fs.writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function main() {
+  if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
+  const c = ALL_CONTENDERS.find((x) => (x.key ?? x.id) === key);
+  if (!c) throw new Error(`unknown contender ${key}`);
+  const loaded = await c.load();
+  const codec = c.create(loaded.lib);
+  const arg = file.endsWith('.json') ? fs.readFileSync(file, 'utf8') : fs.readFileSync(file);
+  globalThis.gc();
+  globalThis.gc();
+  const before = process.memoryUsage();
+  const hwmReset = resetHwm();
+  let peakRss = before.rss;
+  let peakArrayBuffers = before.arrayBuffers;
+  let peakHeapUsed = before.heapUsed;
+  const times = [];
+  let keep = null;
+  for (let i = 0; i < iterations; i++) {
+    const t0 = process.hrtime.bigint();
+    keep = codec.decode(arg);
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    const m = process.memoryUsage();
+    if (m.rss > peakRss) peakRss = m.rss;
+    if (m.arrayBuffers > peakArrayBuffers) peakArrayBuffers = m.arrayBuffers;
+    if (m.heapUsed > peakHeapUsed) peakHeapUsed = m.heapUsed;
+  }
+  const hwm = hwmReset ? readHwm() : null;
+  if (hwm && hwm > peakRss) peakRss = hwm;
+  times.sort((a, b) => a - b);
+  let wasmMemory = null;
+  if (c.id.startsWith('wirepack')) {
+    const { runtime } = await import('../../js/src/runtime.js');
+    wasmMemory = runtime().memory.buffer.byteLength;
+  }
+  print({
+    iterations,
+    decodeMsMedian: times[times.length >> 1],
+    before: { rss: before.rss, arrayBuffers: before.arrayBuffers, heapUsed: before.heapUsed },
+    peakRss,
+    peakRssSource: hwm ? 'VmHWM' : 'sampled',
+    peakArrayBuffers,
+    peakHeapUsed,
+    wasmMemory,
+    kept: keep !== null && typeof keep === 'object',
+  });
+}
+
+main().catch((err) => {
+  process.stderr.write(((err && err.stack) || String(err)) + '\n');
+  process.exitCode = 1;
+});

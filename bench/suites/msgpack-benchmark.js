@@ -1,0 +1,23 @@
+// endel/msgpack-benchmark: its four inputs, its implementations that are still maintained
+// (msgpackr added, as msgpackr's README reports it), JSON as it writes it (strings), encode and
+// decode, the fastest named per input.
+import { wirepack, msgpackr, msgpackMsgpack, msgpackLite, msgpack5, notepack, jsonString } from '../lib/contenders.js';
+
+export default {
+  name: 'msgpack-benchmark',
+  title: "endel/msgpack-benchmark's four inputs (sample-datatypes, -small, -medium, -large)",
+  method:
+    "msgpack-benchmark's inputs and validation (each implementation decodes its own encoding; here the result must " +
+    'deep-equal the input), timed with this harness\'s alternating rounds instead of benchmark.js. JSON is ' +
+    '`JSON.stringify(data)` / `JSON.parse(string)` as in its benchmark.js.',
+  inputs: ['sample-datatypes.json', 'sample-small.json', 'sample-medium.json', 'sample-large.json'],
+  contenders: [wirepack, msgpackr, msgpackMsgpack, msgpackLite, msgpack5, notepack, jsonString],
+  views: [
+    {
+      subject: 'wirepack',
+      layout: 'implementations',
+      summaryPeers: ['msgpackr', '@msgpack/msgpack', 'msgpack-lite', 'msgpack5', 'notepack.io', 'JSON'],
+      summaryReferences: [],
+    },
+  ],
+};

@@ -1,0 +1,41 @@
+// msgpackr's and cbor-x's tests/benchmark.cjs, on their document (example4.json): every variant
+// they time, plus the other libraries they compare with. Their method (a 5 s loop per row, one row
+// after the other) is replaced by this harness's (all rows in one process, alternating rounds,
+// medians), so the rows can be compared with each other; the rows, labels and columns are theirs.
+// One set of measurements, printed as two tables: msgpackr's (subject: wirepack) and cbor-x's
+// (subject: wirepack/cbor).
+import {
+  wirepack, wirepackCbor, msgpackr, msgpackrRecords, msgpackrRandomAccess, msgpackrBundled,
+  cborX, cborXRecords, cborXPacked, json, msgpackLite, msgpackMsgpack, msgpack5, notepack, nodeCbor,
+} from '../lib/contenders.js';
+
+const others = ['JSON', 'msgpack-lite', '@msgpack/msgpack', 'msgpack5', 'notepack.io', 'cbor'];
+
+export default {
+  name: 'peers-benchmark',
+  title: "msgpackr's and cbor-x's tests/benchmark.cjs on example4.json",
+  method:
+    'Rows, labels and order as in msgpackr\'s and cbor-x\'s `tests/benchmark.cjs` (JSON is `Buffer.from(JSON.stringify(obj))` ' +
+    'and `JSON.parse(buf)`, as they write it; notepack.io stands in for notepack), with wirepack first. Variants that wirepack ' +
+    `has no equivalent for yet are reference rows marked ${'"(no wirepack equivalent yet)"'}; they are not in "best peer". ` +
+    'Each record/structure variant decodes with the same instance that encoded (it holds the structures), as in those files.',
+  inputs: ['example4.json'],
+  contenders: [
+    wirepack, wirepackCbor,
+    msgpackrRecords, msgpackrRandomAccess, msgpackr, msgpackrBundled,
+    cborXRecords, cborXPacked, cborX,
+    json, msgpackLite, msgpackMsgpack, msgpack5, notepack, nodeCbor,
+  ],
+  views: [
+    {
+      title: "msgpackr's tests/benchmark.cjs (MessagePack; subject wirepack)",
+      subject: 'wirepack',
+      ids: ['wirepack', 'msgpackr-records', 'msgpackr-random-access', 'msgpackr', 'msgpackr-bundled-strings', ...others],
+    },
+    {
+      title: "cbor-x's tests/benchmark.cjs (CBOR; subject wirepack/cbor)",
+      subject: 'wirepack/cbor',
+      ids: ['wirepack/cbor', 'cbor-x-records', 'cbor-x-packed', 'cbor-x', ...others],
+    },
+  ],
+};
