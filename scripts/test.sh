@@ -4,6 +4,7 @@
 #   1. build.sh --emcc --native : wasm (clang) + wasm (emcc) + dist/, then the C unit tests
 #      under ASan/UBSan (tests/c/run.sh)
 #   2. vitest run               : projects node, browser (Chromium), emcc
+#   3. node bench/run.js --quick: the benchmark suites as a smoke test (errors fail, speed never)
 # Extra arguments go to vitest, e.g. `npm test -- --project node`.
 # The last line is a plain "N passed, N failed" over the vitest tests and the C test binaries.
 set -euo pipefail
@@ -17,6 +18,11 @@ c_line=$(awk '/^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 } END { printf
 set +e
 node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json "$@"
 rc=$?
+# 3. the benchmark smoke run (issue 4): fails on errors (a FAILED row, a crash), never on speed
+if ((rc == 0)) && [[ $# -eq 0 ]]; then
+  node bench/run.js --quick > build/bench-quick.log 2>&1 || { echo "bench --quick failed:"; tail -30 build/bench-quick.log; rc=1; }
+  ((rc == 0)) && echo "bench --quick: ok (build/bench-quick.log)"
+fi
 set -e
 node -e '
   const fs = require("fs");
