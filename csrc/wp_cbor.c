@@ -575,7 +575,9 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
         }
         case WP_E_F32:
             if (i >= n) goto bad;
-            if (f64) wp_out_u8_be64(&o, 0xfb, wp_bits_from_f64((double)wp_f32_from_bits(w[i])));
+            /* a float32 the host chose: as it is, except that deterministic encoding wants the
+             * shortest form (and one NaN), and float64 mode wants 64 bits */
+            if (f64 || det) wp_cbor_double(&o, (double)wp_f32_from_bits(w[i]), f64);
             else wp_out_u8_be32(&o, 0xfa, w[i]);
             i++;
             break;
