@@ -102,13 +102,13 @@ static const hcase hcases[] = {
     /* major 7: simple values */
     H(K_SIMPLE, 0, "e0"), H(K_SIMPLE, 16, "f0"), H(K_SIMPLE, 19, "f3"), H(K_SIMPLE, 20, "f4"), H(K_SIMPLE, 23, "f7"),
     H(K_SIMPLE, 32, "f820"), H(K_SIMPLE, 255, "f8ff"),
-    /* F32: always fa (never shortened); WP_CBOR_FLOAT64: fb */
-    { .kind = K_F32, .f = 1.5, .hex = "fa3fc00000", .f64 = "fb3ff8000000000000" },
-    { .kind = K_F32, .f = 0.0, .hex = "fa00000000", .f64 = "fb0000000000000000" },
-    { .kind = K_F32, .f = -0.0, .hex = "fa80000000", .f64 = "fb8000000000000000" },
+    /* F32: fa as the host chose; deterministic: the shortest exact form; WP_CBOR_FLOAT64: fb */
+    { .kind = K_F32, .f = 1.5, .hex = "fa3fc00000", .det = "f93e00", .f64 = "fb3ff8000000000000" },
+    { .kind = K_F32, .f = 0.0, .hex = "fa00000000", .det = "f90000", .f64 = "fb0000000000000000" },
+    { .kind = K_F32, .f = -0.0, .hex = "fa80000000", .det = "f98000", .f64 = "fb8000000000000000" },
     { .kind = K_F32, .f = 100000.0, .hex = "fa47c35000", .f64 = "fb40f86a0000000000" },
     { .kind = K_F32, .f = (double)0.1f, .hex = "fa3dcccccd", .f64 = "fb3fb99999a0000000" },
-    { .kind = K_F32, .f = INFINITY, .hex = "fa7f800000", .f64 = "fb7ff0000000000000" },
+    { .kind = K_F32, .f = INFINITY, .hex = "fa7f800000", .det = "f97c00", .f64 = "fb7ff0000000000000" },
 };
 
 static uint8_t body_byte(uint32_t i) { return (uint8_t)(0x20 + (i * 7) % 90); }
