@@ -382,6 +382,7 @@ export class TapeReader {
    */
   mapAhead() {
     const w = this.w;
+    while ((w[this.t] & 0xff) === 26) this.t++; // padding before an indefinite map's header
     const word = w[this.t];
     const tag = word & 0xff;
     if (tag !== 15 && tag !== 16) return this.v();
@@ -535,7 +536,7 @@ export class TapeReader {
         if (tag === 29) {
           const i = this.v();
           const shared = this.shared;
-          if (typeof i !== 'number' || shared === null || i >= shared.length || shared[i] === NOT_YET) {
+          if (!Number.isInteger(i) || i < 0 || shared === null || i >= shared.length || shared[i] === NOT_YET) {
             throw new DecodeError('BAD_REFERENCE', 0, `Shared reference ${i} to nothing shareable before it`);
           }
           return shared[i];

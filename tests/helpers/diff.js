@@ -1,0 +1,921 @@
+// Differential-fuzzing helpers (Node only): byte mutations, tolerant structural walkers for
+// MessagePack and CBOR, and the comparison of wirepack's result with a peer's (msgpackr or
+// cbor-x). The comparison allows exactly the differences listed here, each one named and, where
+// the value alone cannot show it, checked against the input bytes (or the peer's error message
+// and wirepack's value). Anything else is a mismatch.
+//
+// Documented differences (README.md), by class name:
+//   MessagePack (peer: msgpackr unpack / new Unpackr({useRecords:false}))
+//     proto-key            a '__proto__' key stays '__proto__' (msgpackr renames it '__proto_')
+//     non-string-keys      a map with any non-string key is a Map (msgpackr stringifies the keys,
+//                          or throws on an object key) (option mapsAsObjects)
+//     ext0-not-undefined   only d4 00 00 is undefined; other type-0 extensions are ExtData
+//                          (msgpackr: every type-0 extension is undefined)
+//     timestamp-floor      nanoseconds floor to the millisecond (msgpackr keeps the fraction and
+//                          the Date constructor truncates it toward zero)
+//     bad-timestamp        size other than 4/8/12, or nanoseconds >= 1e9: DecodeError BAD_TIMESTAMP
+//                          (msgpackr: an invalid or a later Date)
+//     reserved-c1          0xc1: DecodeError RESERVED_BYTE (msgpackr returns its C1 marker)
+//     uninterpreted-ext    extension types wirepack does not interpret are ExtData ("Types on the
+//                          wire"). msgpackr interprets 0x42 (BigInt), 0x62 (bundled strings), 0x65
+//                          (Error), 0x69/0x70 (structured clone), 0x72 (records), 0x73 (Set), 0x74
+//                          (typed arrays), 0x78 (RegExp) and throws on the others; 0x62/0x65/0x69/
+//                          0x72/0x73/0x78 read the value(s) after them, so msgpackr then reads a
+//                          different structure and nothing after them can be compared.
+//     utf8-replacement     invalid UTF-8 becomes U+FFFD exactly as TextDecoder does (accepted when
+//                          wirepack's string is TextDecoder's decoding of an invalid payload in the
+//                          input and the peer's differs only in how many U+FFFD it wrote)
+//   CBOR (peer: cbor-x decode / new Decoder({useRecords:false}))
+//     proto-key            as above (cbor-x renames to '__proto_')
+//     non-string-keys      keys other than strings, numbers, booleans, null, undefined give a Map
+//                          (cbor-x throws "Invalid property name type"; a bignum-tagged key it
+//                          coerces to a string)
+//     indefinite-strings   indefinite-length strings decode (cbor-x throws)
+//     simple-values        unassigned simple values decode to Simple (cbor-x throws)
+//     bad-simple           f8 with a value below 32: DecodeError BAD_SIMPLE (cbor-x decodes it)
+//     uninterpreted-tag    tags wirepack does not interpret give a Tag (README: unknown tags give a
+//                          Tag; records, packed CBOR, bundled strings are later issues); cbor-x
+//                          interprets 4, 5, 6, 14, 15, 27, 51, 105, 216..255, 0xdff9.., 'Shrd'...
+//     utf8-replacement     as above
+//   Not spelled out in README (judgement calls, reported):
+//     tag-content          a tag wirepack interprets (0, 1, 2, 3, 258, 259, 64..87) whose content
+//                          has the wrong type stays a Tag (cbor-x coerces: new Date(true), a Set
+//                          of a string's characters, a truncated typed array; or throws). Only
+//                          when the content really is of the wrong type: a Tag around content
+//                          wirepack should have interpreted is a mismatch.
+//     bad-reference-cycle  BAD_REFERENCE for a reference into a tag-28 value that is not a
+//                          container and is still being built (cbor-x hands out a placeholder)
+//
+// Peer limits and bugs (PEER_LIMITS): timestamp-96-peer, big-tag-number, tag1-bigint,
+// self-describe-undefined, cbor-extract-scan.
+import { ExtData, DecodeError } from 'wirepack';
+import { Tag, Simple } from 'wirepack/cbor';
+
+export { DecodeError };
+
+/* ------------------------------------------------------------------ the classes */
+
+/** Every class the comparison may use, with the README section that documents it. */
+export const DOCUMENTED = {
+  msgpack: {
+    'proto-key': 'Prototype keys',
+    'non-string-keys': 'Options: mapsAsObjects',
+    'ext0-not-undefined': 'Types on the wire: undefined is d4 00 00',
+    'timestamp-floor': 'Types on the wire: decoding floors nanoseconds to the millisecond',
+    'bad-timestamp': 'Errors: BAD_TIMESTAMP',
+    'reserved-c1': 'Errors: RESERVED_BYTE',
+    'uninterpreted-ext': 'Types on the wire: ExtData (unknown types)',
+    'utf8-replacement': 'Strings with invalid UTF-8',
+  },
+  cbor: {
+    'proto-key': 'Prototype keys',
+    'non-string-keys': 'CBOR: Map keys',
+    'indefinite-strings': 'CBOR: indefinite-length strings decode',
+    'simple-values': 'CBOR: Simple(n)',
+    'bad-simple': 'CBOR: BAD_SIMPLE',
+    'uninterpreted-tag': 'CBOR: unknown tags give a Tag; records/packed CBOR/bundleStrings not yet',
+    'tag-content': 'CBOR: tags table (a tag with content of another type stays a Tag)',
+    'utf8-replacement': 'Strings with invalid UTF-8',
+    'bad-reference-cycle': 'CBOR structuredClone: BAD_REFERENCE (a reference into a shareable non-container still being built)',
+  },
+};
+
+/**
+ * Differences that are the peer's own limits or bugs, not wirepack's choices; each is checked
+ * against the bytes (or the peer's message and wirepack's value) before it is accepted.
+ */
+export const PEER_LIMITS = {
+  'timestamp-96-peer': 'msgpackr reads only the sign bit of byte 4 and nothing of byte 5 of a 96-bit timestamp',
+  'big-tag-number': 'cbor-x rejects tags with an 8-byte head >= 2^32 ("length over 4294967295")',
+  'tag1-bigint': 'cbor-x tag 1 on an 8-byte integer head: "Cannot mix BigInt and other types"',
+  'self-describe-undefined': 'cbor-x decodes 55799(undefined) (d9d9f7 f7) to a Tag, not undefined',
+  'cbor-extract-scan': "cbor-x's native string extractor gives up on well-formed input (an 8-byte string length ahead); compared with cbor-x without it",
+};
+
+/* ------------------------------------------------------------------ mutations */
+
+const MSGPACK_BOUNDARY = [
+  0x00, 0x01, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6,
+  0xc7, 0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcf, 0xd0, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 0xda,
+  0xdb, 0xdc, 0xdd, 0xde, 0xdf, 0xe0, 0xff,
+  // extension types msgpackr interprets, and the timestamp type
+  0x42, 0x62, 0x65, 0x69, 0x70, 0x72, 0x73, 0x74, 0x78,
+];
+const CBOR_BOUNDARY = [
+  0x00, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1f, 0x20, 0x38, 0x3b, 0x40, 0x58, 0x5b, 0x5f, 0x60,
+  0x78, 0x7b, 0x7f, 0x80, 0x98, 0x9b, 0x9f, 0xa0, 0xb8, 0xbb, 0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xd8,
+  0xd9, 0xda, 0xdb, 0xdf, 0xe0, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0xff,
+  // tags: shareable / reference / Set / Map / typed arrays, self-describe
+  0x1c, 0x1d, 0x40, 0x44, 0x45, 0x55, 0x56,
+];
+const WIDE_LENGTHS = [
+  [0xff, 0xff, 0xff, 0xff], [0x7f, 0xff, 0xff, 0xff], [0x80, 0x00, 0x00, 0x00], [0x00, 0x00, 0x00, 0x00],
+  [0x00, 0x01, 0x00, 0x00], [0xff, 0xff], [0x00, 0x00], [0x01, 0x00],
+  [0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00], [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+];
+
+/**
+ * Apply 1..3 random mutations to a copy of `src`.
+ * @param {Uint8Array} src
+ * @param {() => number} rand uniform in [0, 1)
+ * @param {'msgpack' | 'cbor'} format
+ * @param {Uint8Array[]} donors other messages to splice from
+ * @returns {{ bytes: Uint8Array, ops: string[] }}
+ */
+export function mutate(src, rand, format, donors) {
+  const int = (n) => Math.floor(rand() * n);
+  const boundary = format === 'msgpack' ? MSGPACK_BOUNDARY : CBOR_BOUNDARY;
+  let b = Array.from(src);
+  const ops = [];
+  const count = 1 + int(3);
+  for (let k = 0; k < count; k++) {
+    const n = b.length;
+    const i = n === 0 ? 0 : int(n);
+    const op = int(10);
+    switch (op) {
+      case 0: // flip one bit
+        if (n === 0) break;
+        b[i] ^= 1 << int(8);
+        ops.push(`flip@${i}`);
+        break;
+      case 1: // a random byte
+        if (n === 0) break;
+        b[i] = int(256);
+        ops.push(`set@${i}`);
+        break;
+      case 2: // a boundary byte
+      case 3:
+        if (n === 0) break;
+        b[i] = boundary[int(boundary.length)];
+        ops.push(`boundary@${i}`);
+        break;
+      case 4: { // insert 1..4 bytes (boundary or random)
+        const m = 1 + int(4);
+        const ins = [];
+        for (let j = 0; j < m; j++) ins.push(rand() < 0.5 ? boundary[int(boundary.length)] : int(256));
+        b.splice(int(n + 1), 0, ...ins);
+        ops.push(`insert${m}@${i}`);
+        break;
+      }
+      case 5: { // delete 1..8 bytes
+        if (n === 0) break;
+        const m = 1 + int(8);
+        b.splice(i, m);
+        ops.push(`delete${m}@${i}`);
+        break;
+      }
+      case 6: // truncate
+        b = b.slice(0, i);
+        ops.push(`truncate@${i}`);
+        break;
+      case 7: { // splice a chunk of another message (or of this one) over a range
+        const d = donors.length > 0 && rand() < 0.7 ? donors[int(donors.length)] : Uint8Array.from(b);
+        if (d.length === 0) break;
+        const from = int(d.length);
+        const len = 1 + int(Math.min(32, d.length - from));
+        const chunk = Array.from(d.subarray(from, from + len));
+        const del = int(Math.min(8, n - i + 1));
+        b.splice(i, del, ...chunk);
+        ops.push(`splice${len}/${del}@${i}`);
+        break;
+      }
+      case 8: { // a wide length (2, 4 or 8 bytes) over the bytes after i
+        if (n === 0) break;
+        const w = WIDE_LENGTHS[int(WIDE_LENGTHS.length)];
+        for (let j = 0; j < w.length && i + 1 + j < b.length; j++) b[i + 1 + j] = w[j];
+        ops.push(`wide${w.length}@${i}`);
+        break;
+      }
+      default: { // duplicate a chunk of this message elsewhere in it
+        if (n === 0) break;
+        const len = 1 + int(Math.min(16, n - i));
+        const chunk = b.slice(i, i + len);
+        b.splice(int(n + 1), 0, ...chunk);
+        ops.push(`dup${len}@${i}`);
+      }
+    }
+  }
+  return { bytes: Uint8Array.from(b), ops };
+}
+
+/* ------------------------------------------------------------------ structural walkers */
+
+/**
+ * @typedef {object} Walk
+ * @property {boolean} ok the whole input is one well-formed item
+ * @property {number} stop offset where the walk stopped (the end, or the failing item)
+ * @property {{ off: number, len: number }[]} strings text payloads (CBOR indefinite: each chunk
+ *   and the joined bytes)
+ * @property {Uint8Array[]} joined CBOR indefinite text strings: the chunks' joined bytes
+ * @property {{ off: number, type: number, data: Uint8Array }[]} exts MessagePack extensions
+ *   (type unsigned)
+ * @property {{ off: number, tag: number | bigint }[]} tags CBOR tags
+ * @property {boolean} indefiniteString CBOR: an indefinite-length byte or text string occurs
+ * @property {number[]} simples CBOR: offsets of unassigned simple values
+ * @property {number[]} badKeys offsets of map keys the peer cannot turn into a property name
+ */
+
+/**
+ * Walk MessagePack bytes as wirepack's documented grammar reads them, recording strings and
+ * extensions, and stop at the first item that is truncated or reserved.
+ * @param {Uint8Array} b
+ * @returns {Walk}
+ */
+export function walkMsgpack(b) {
+  /** @type {Walk} */
+  const r = { ok: false, stop: 0, strings: [], joined: [], exts: [], tags: [], indefiniteString: false, simples: [], badKeys: [] };
+  const n = b.length;
+  const be = (p, k) => {
+    let v = 0;
+    for (let i = 0; i < k; i++) v = v * 256 + b[p + i];
+    return v;
+  };
+  /** @type {{ left: number, map: boolean }[]} containers still being filled */
+  const stack = [];
+  const done = () => {
+    for (;;) {
+      const f = stack[stack.length - 1];
+      if (!f || --f.left > 0) return;
+      stack.pop();
+    }
+  };
+  let p = 0;
+  do {
+    r.stop = p;
+    if (p >= n) return r;
+    const c = b[p];
+    const top = stack[stack.length - 1];
+    const isKey = top !== undefined && top.map && top.left % 2 === 0;
+    const need = (k) => p + k <= n;
+    let count = -1, map = false, hl = 0, len = 0, kind = '';
+    if (c < 0x80 || c >= 0xe0 || c === 0xc0 || c === 0xc2 || c === 0xc3) hl = 1;
+    else if (c <= 0x8f) { count = c & 0xf; map = true; hl = 1; }
+    else if (c <= 0x9f) { count = c & 0xf; hl = 1; }
+    else if (c <= 0xbf) { hl = 1; len = c & 0x1f; kind = 'str'; }
+    else switch (c) {
+      case 0xc4: case 0xc5: case 0xc6: hl = 1 + (1 << (c - 0xc4)); kind = 'bin'; break;
+      case 0xd9: case 0xda: case 0xdb: hl = 1 + (1 << (c - 0xd9)); kind = 'str'; break;
+      case 0xc7: case 0xc8: case 0xc9: hl = 2 + (1 << (c - 0xc7)); kind = 'ext'; break;
+      case 0xd4: case 0xd5: case 0xd6: case 0xd7: case 0xd8: hl = 2; len = 1 << (c - 0xd4); kind = 'fixext'; break;
+      case 0xca: case 0xce: case 0xd2: hl = 5; break;
+      case 0xcb: case 0xcf: case 0xd3: hl = 9; break;
+      case 0xcc: case 0xd0: hl = 2; break;
+      case 0xcd: case 0xd1: hl = 3; break;
+      case 0xdc: case 0xdd: case 0xde: case 0xdf:
+        hl = c === 0xdc || c === 0xde ? 3 : 5;
+        if (!need(hl)) return r;
+        count = be(p + 1, hl - 1);
+        map = c >= 0xde;
+        break;
+      default: return r; // 0xc1
+    }
+    if (!need(hl)) return r;
+    // a key msgpackr cannot turn into a property name (an array, map, binary or extension)
+    if (isKey && (count >= 0 || kind === 'bin' || kind === 'ext' || kind === 'fixext')) r.badKeys.push(p);
+    if (count >= 0) {
+      p += hl;
+      const items = map ? 2 * count : count;
+      if (items === 0) done();
+      else stack.push({ left: items, map });
+      continue;
+    }
+    if (kind === 'str' || kind === 'bin') {
+      if (c > 0xbf) len = be(p + 1, hl - 1);
+      if (!need(hl + len)) return r;
+      if (kind === 'str') r.strings.push({ off: p + hl, len });
+    } else if (kind === 'ext') {
+      len = be(p + 1, hl - 2);
+      if (!need(hl + len)) return r;
+    } else if (kind === 'fixext') {
+      if (!need(hl + len)) return r;
+    }
+    if (kind === 'ext' || kind === 'fixext') r.exts.push({ off: p, type: b[p + hl - 1], data: b.subarray(p + hl, p + hl + len) });
+    p += hl + len;
+    done();
+  } while (stack.length > 0);
+  r.stop = p;
+  r.ok = p === n;
+  return r;
+}
+
+/**
+ * Walk CBOR bytes (RFC 8949 well-formedness), recording text strings, tags, indefinite strings
+ * and simple values, and stop at the first item that is not well-formed.
+ * @param {Uint8Array} b
+ * @returns {Walk}
+ */
+export function walkCbor(b) {
+  /** @type {Walk} */
+  const r = { ok: false, stop: 0, strings: [], joined: [], exts: [], tags: [], indefiniteString: false, simples: [], badKeys: [] };
+  const n = b.length;
+  // frames: { left: items still expected (Infinity for indefinite), str: major of an indefinite string or -1, parts }
+  /** @type {{ left: number, str: number, parts: Uint8Array[] | null, map: boolean, count: number }[]} */
+  const stack = [];
+  let p = 0;
+  const done = () => {
+    // one item completed: count it against the enclosing frames
+    for (;;) {
+      const f = stack[stack.length - 1];
+      if (!f) return;
+      if (f.left === Infinity) { f.count++; return; }
+      if (--f.left > 0) return;
+      stack.pop();
+    }
+  };
+  let first = true;
+  while (first || stack.length > 0) {
+    first = false;
+    r.stop = p;
+    if (p >= n) return r;
+    const ib = b[p];
+    const major = ib >> 5, ai = ib & 31;
+    const top = stack[stack.length - 1];
+    if (ib === 0xff) {
+      if (!top || top.left !== Infinity) return r;
+      if (top.map && top.count % 2 !== 0) return r;
+      stack.pop();
+      if (top.parts) {
+        let total = 0;
+        for (const c of top.parts) total += c.length;
+        const j = new Uint8Array(total);
+        let o = 0;
+        for (const c of top.parts) { j.set(c, o); o += c.length; }
+        if (top.str === 3) r.joined.push(j);
+      }
+      p += 1;
+      done();
+      if (stack.length === 0) break;
+      continue;
+    }
+    if (top && top.str >= 0 && (major !== top.str || ai === 31)) return r; // BAD_CHUNK
+    let arg = 0n;
+    let hl = 1;
+    if (ai < 24) arg = BigInt(ai);
+    else if (ai <= 27) {
+      hl = 1 + (1 << (ai - 24));
+      if (p + hl > n) return r;
+      for (let i = 1; i < hl; i++) arg = (arg << 8n) | BigInt(b[p + i]);
+    } else if (ai <= 30) return r;
+    // a key cbor-x cannot turn into a property name (bytes, array, map, tag, simple value)
+    const isKey = top !== undefined && top.map && (top.left === Infinity ? top.count % 2 === 0 : top.left % 2 === 0);
+    if (isKey && (major === 2 || major === 4 || major === 5 || major === 6 || (major === 7 && (ai < 20 || ai === 24)))) r.badKeys.push(p);
+    if (ai === 31) {
+      if (major === 2 || major === 3) {
+        r.indefiniteString = true;
+        stack.push({ left: Infinity, str: major, parts: [], map: false, count: 0 });
+        p += 1;
+        continue;
+      }
+      if (major === 4 || major === 5) {
+        stack.push({ left: Infinity, str: -1, parts: null, map: major === 5, count: 0 });
+        p += 1;
+        continue;
+      }
+      return r; // 0/1/6 indefinite; 7 with 31 is the break, handled above
+    }
+    switch (major) {
+      case 0: case 1:
+        p += hl;
+        done();
+        break;
+      case 2: case 3: {
+        if (arg > BigInt(n - p - hl)) return r;
+        const len = Number(arg);
+        const payload = b.subarray(p + hl, p + hl + len);
+        if (major === 3) r.strings.push({ off: p + hl, len });
+        if (top && top.str >= 0 && top.parts) top.parts.push(payload);
+        p += hl + len;
+        done();
+        break;
+      }
+      case 4: case 5: {
+        const items = major === 5 ? arg * 2n : arg;
+        if (items > BigInt(n - p - hl)) { p += hl; r.stop = p; return r; }
+        p += hl;
+        if (items === 0n) done();
+        else stack.push({ left: Number(items), str: -1, parts: null, map: major === 5, count: 0 });
+        break;
+      }
+      case 6:
+        r.tags.push({ off: p, tag: arg <= 9007199254740991n ? Number(arg) : arg });
+        p += hl;
+        stack.push({ left: 1, str: -1, parts: null, map: false, count: 0 });
+        break;
+      default: // 7
+        if (ai === 24) {
+          if (arg < 32n) return r; // BAD_SIMPLE
+          r.simples.push(p);
+        } else if (ai < 20) r.simples.push(p);
+        p += hl;
+        done();
+    }
+    if (stack.length === 0) break;
+  }
+  r.stop = p;
+  r.ok = p === n;
+  return r;
+}
+
+/* ------------------------------------------------------------------ evidence from the bytes */
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
+
+/** The TextDecoder decodings of every string payload in the input that is not valid UTF-8. */
+function invalidUtf8Decodings(bytes, walk) {
+  const out = new Set();
+  const add = (u8) => {
+    try {
+      fatalUtf8.decode(u8);
+    } catch {
+      out.add(lenientUtf8.decode(u8));
+    }
+  };
+  for (const s of walk.strings) add(bytes.subarray(s.off, s.off + s.len));
+  for (const j of walk.joined) add(j);
+  return out;
+}
+
+const collapse = (s) => s.replace(/\uFFFD+/g, '\uFFFD');
+
+/**
+ * For every timestamp extension in the input: [msgpackr's time, wirepack's documented time]
+ * when they differ, with the reason.
+ * @returns {Map<string, string>} "peerMs|wirepackMs" -> class
+ */
+function timestampPairs(walk) {
+  const pairs = new Map();
+  for (const e of walk.exts) {
+    if (e.type !== 0xff) continue;
+    const d = e.data;
+    let peer, ours, cls = 'timestamp-floor';
+    if (d.length === 4) continue; // whole seconds: no difference possible
+    if (d.length === 8) {
+      const ns = d[0] * 2 ** 22 + d[1] * 2 ** 14 + d[2] * 2 ** 6 + (d[3] >> 2);
+      const s = (d[3] & 3) * 2 ** 32 + d[4] * 2 ** 24 + d[5] * 2 ** 16 + d[6] * 2 ** 8 + d[7];
+      if (ns >= 1e9) continue;
+      peer = new Date(ns / 1e6 + s * 1000).getTime();
+      ours = new Date(s * 1000 + Math.floor(ns / 1e6)).getTime();
+    } else if (d.length === 12) {
+      const ns = ((d[0] << 24) >>> 0) + d[1] * 2 ** 16 + d[2] * 2 ** 8 + d[3];
+      if (ns >= 1e9) continue;
+      let sec = 0n;
+      for (let i = 4; i < 12; i++) sec = (sec << 8n) | BigInt(d[i]);
+      sec = BigInt.asIntN(64, sec);
+      // msgpackr's formula (it reads only the sign bit of byte 4, nothing of byte 5)
+      peer = new Date(((d[0] << 24) + (d[1] << 16) + (d[2] << 8) + d[3]) / 1000000 +
+        ((d[4] & 0x80 ? -0x1000000000000 : 0) + d[6] * 0x10000000000 + d[7] * 0x100000000 + d[8] * 0x1000000 + (d[9] << 16) + (d[10] << 8) + d[11]) * 1000).getTime();
+      const ms = sec * 1000n + BigInt(Math.floor(ns / 1e6));
+      ours = ms >= -8640000000000000n && ms <= 8640000000000000n ? Number(ms) : NaN;
+      const peerExact = new Date(Number(sec) * 1000 + ns / 1e6).getTime();
+      if (!Object.is(peer, peerExact) && !(Number.isNaN(peer) && Number.isNaN(peerExact))) cls = 'timestamp-96-peer';
+    } else continue;
+    if (!Object.is(peer, ours)) pairs.set(`${peer}|${ours}`, cls);
+  }
+  return pairs;
+}
+
+/* ------------------------------------------------------------------ comparison */
+
+/** msgpackr extension types that read the next value(s) as part of the extension. */
+const MSGPACKR_READ_AHEAD = new Set([0x62, 0x65, 0x69, 0x73, 0x78]);
+/** msgpackr extension types it interprets (besides 0 and 0xff; 0x72 only as fixext 1/2). */
+const MSGPACKR_EXTS = new Set([0x42, 0x62, 0x65, 0x69, 0x70, 0x72, 0x73, 0x74, 0x78]);
+/** A record definition (0x72) that msgpackr reads: fixext 1 or 2 only (other sizes are unknown). */
+const isRecordDef = (b, x) => x.type === 0x72 && (b[x.off] === 0xd4 || b[x.off] === 0xd5);
+/** Extension types msgpackr has no handler for in the general path (it throws "Unknown extension"). */
+const unknownToMsgpackr = (b, x) => x.type !== 0 && x.type !== 0xff && !(MSGPACKR_EXTS.has(x.type) && (x.type !== 0x72 || isRecordDef(b, x)));
+
+/** Tags cbor-x 1.6.9 interprets and wirepack does not (README: later issues, or unknown). */
+function cborxInterprets(tag) {
+  const t = typeof tag === 'bigint' ? Number(tag) : tag;
+  return t === 4 || t === 5 || t === 6 || t === 14 || t === 15 || t === 27 || t === 51 || t === 105 ||
+    (t >= 216 && t <= 255) || (t >= 27647 && t <= 28671) || (t >= 28704 && t <= 32767) ||
+    (t >= 0xdff9 && t <= 0xffff) || (t >= 1811939328 && t <= 2147483647) || t === 0x53687264;
+}
+/** Tags wirepack interprets when their content has the right type (README, CBOR table). */
+function wirepackInterprets(tag) {
+  return tag === 0 || tag === 1 || tag === 2 || tag === 3 || tag === 258 || tag === 259 || (tag >= 64 && tag <= 87);
+}
+/** RFC 8746 typed-array tags wirepack supports -> element size (no float16/float128, 76 reserved). */
+const TYPED_TAG_SIZE = new Map([
+  [64, 1], [65, 2], [66, 4], [67, 8], [68, 1], [69, 2], [70, 4], [71, 8], [72, 1], [73, 2], [74, 4], [75, 8],
+  [77, 2], [78, 4], [79, 8], [81, 4], [82, 8], [85, 4], [86, 8],
+]);
+/**
+ * Would wirepack's documented rules turn this tag and content into something other than a Tag?
+ * (Then a Tag is wirepack's mistake, not a difference.)
+ */
+function shouldInterpret(tag, value) {
+  const bytes = value instanceof Uint8Array;
+  switch (tag) {
+    case 0: return typeof value === 'string';
+    case 1: return typeof value === 'number' || typeof value === 'bigint';
+    case 2: case 3: return bytes;
+    case 258: return Array.isArray(value);
+    case 259: return value instanceof Map || isPlainObject(value);
+    default: {
+      const size = TYPED_TAG_SIZE.get(tag);
+      return size !== undefined && bytes && value.length % size === 0;
+    }
+  }
+}
+
+class Mismatch extends Error {}
+
+const isPlainObject = (x) => x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype;
+const isBytes = (x) => x instanceof Uint8Array && (x.constructor === Uint8Array || (typeof Buffer === 'function' && Buffer.isBuffer(x)));
+const isTyped = (x) => ArrayBuffer.isView(x) && !(x instanceof DataView);
+
+/** A short description of a value for messages. */
+export function show(v, depth = 0) {
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);
+  if (typeof v === 'bigint') return v + 'n';
+  if (typeof v !== 'object' || v === null) return Object.is(v, -0) ? '-0' : String(v);
+  if (depth > 1) return v.constructor ? v.constructor.name : 'Object';
+  if (v instanceof Date) return `Date(${v.getTime()})`;
+  if (isTyped(v)) return `${v.constructor.name}[${v.length}]`;
+  if (Array.isArray(v)) return `[${v.slice(0, 4).map((x) => show(x, depth + 1)).join(', ')}${v.length > 4 ? ', …' : ''}]`;
+  if (v instanceof Map) return `Map(${v.size})`;
+  if (v instanceof ExtData) return `ExtData(${v.type}, ${v.data.length})`;
+  if (v instanceof Tag) return `Tag(${String(v.tag)}, ${show(v.value, depth + 1)})`;
+  if (v instanceof Simple) return `Simple(${v.value})`;
+  const name = Object.getPrototypeOf(v) === Object.prototype ? '' : (v.constructor && v.constructor.name) || '?';
+  return `${name}{${Object.keys(v).slice(0, 4).map((k) => k + ': ' + show(v[k], depth + 1)).join(', ')}}`;
+}
+
+/**
+ * Does `v` contain (anywhere, cycles allowed) a value for which `pred` holds?
+ * @param {unknown} v
+ * @param {(x: any) => boolean} pred
+ */
+export function contains(v, pred) {
+  const seen = new Set();
+  const stack = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (pred(x)) return true;
+    if (x === null || typeof x !== 'object' || seen.has(x)) continue;
+    seen.add(x);
+    if (Array.isArray(x)) stack.push(...x);
+    else if (x instanceof Map) for (const [k, val] of x) stack.push(k, val);
+    else if (x instanceof Set) stack.push(...x);
+    else if (x instanceof Tag) stack.push(x.value);
+    else if (isPlainObject(x)) for (const k of Object.keys(x)) stack.push(x[k]);
+  }
+  return false;
+}
+
+/**
+ * Compare wirepack's value with the peer's.
+ * @param {'msgpack' | 'cbor'} format
+ * @param {Uint8Array} input
+ * @param {unknown} ours wirepack's value
+ * @param {unknown} peer the peer's value
+ * @returns {{ ok: true, classes: string[] } | { ok: false, why: string }}
+ */
+export function compareValues(format, input, ours, peer) {
+  const walk = format === 'msgpack' ? walkMsgpack(input) : walkCbor(input);
+  let utf8 = null;
+  let ts = null;
+  const used = new Set();
+  const pairs = new Map(); // ours object -> peer object (cycles, shared references)
+
+  const safeKey = (k) => {
+    // the peers' key coercion (msgpackr asSafeString, cbor-x safeKey); undefined: not coercible
+    if (typeof k === 'string') return k === '__proto__' ? '__proto_' : k;
+    if (format === 'msgpack' && k instanceof ExtData && k.type === 0) { used.add('ext0-not-undefined'); return 'undefined'; }
+    if (typeof k === 'number' || typeof k === 'boolean' || typeof k === 'bigint') return k.toString();
+    if (k == null) return k + '';
+    return undefined;
+  };
+
+  /** @param {any} a ours @param {any} b peer @param {string} path */
+  const cmp = (a, b, path) => {
+    if (Object.is(a, b)) return;
+    const fail = (why) => { throw new Mismatch(`${path || '$'}: ${why} (wirepack ${show(a)}, peer ${show(b)})`); };
+    // --- documented differences at this node
+    if (format === 'msgpack' && a instanceof ExtData) {
+      const t = a.type & 0xff;
+      if (t === 0 && b === undefined) { used.add('ext0-not-undefined'); return; }
+      if (MSGPACKR_EXTS.has(t) && t !== 0x72) { used.add('uninterpreted-ext'); return; }
+      if (b instanceof ExtData && a.type === b.type) { cmpBytes(a.data, b.data); return; }
+      fail('extension');
+    }
+    const peerTag = format === 'cbor' && b !== null && typeof b === 'object' && b.constructor && b.constructor.name === 'Tag' && !(b instanceof Tag);
+    // cbor-x returns a Tag for 55799 around undefined (its range handler cannot return undefined)
+    if (a === undefined && peerTag && String(b.tag) === '55799' && b.value === undefined) { used.add('self-describe-undefined'); return; }
+    if (format === 'cbor' && a instanceof Tag) {
+      if (peerTag && String(a.tag) === String(b.tag)) {
+        cmp(a.value, b.value, path + '.value');
+        return;
+      }
+      if (cborxInterprets(a.tag)) { used.add('uninterpreted-tag'); return; }
+      // content of the wrong type, by its value, or by the bytes (a reference or another tag
+      // inside can give a value of the right type, such as 259(29(n)) for a shared object)
+      if (wirepackInterprets(a.tag) && (!shouldInterpret(a.tag, a.value) ||
+        walk.tags.some((t) => t.tag === a.tag && wrongContentHead(input, t)))) { used.add('tag-content'); return; }
+      fail('tag');
+    }
+    if (typeof a === 'string' && typeof b === 'string') {
+      utf8 = utf8 || invalidUtf8Decodings(input, walk);
+      if (utf8.has(a) && collapse(a) === collapse(b)) { used.add('utf8-replacement'); return; }
+      fail('string');
+    }
+    if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) fail('value');
+    // --- objects
+    if (pairs.has(a)) {
+      if (pairs.get(a) !== b) fail('shared identity');
+      return;
+    }
+    pairs.set(a, b);
+    if (a instanceof Date) {
+      if (!(b instanceof Date)) fail('type');
+      const x = a.getTime(), y = b.getTime();
+      if (Object.is(x, y)) return;
+      ts = ts || timestampPairs(walk);
+      const cls = ts.get(`${y}|${x}`);
+      if (cls) { used.add(cls); return; }
+      fail('date');
+    }
+    if (isTyped(a)) {
+      if (!isTyped(b)) fail('type');
+      const byteish = (v) => isBytes(v);
+      if (!(byteish(a) && byteish(b)) && a.constructor !== b.constructor) fail('typed array type');
+      if (a.length !== b.length) fail('length');
+      for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) fail(`element ${i}`);
+      return;
+    }
+    if (Array.isArray(a)) {
+      if (!Array.isArray(b)) fail('type');
+      if (a.length !== b.length) fail('length');
+      for (let i = 0; i < a.length; i++) cmp(a[i], b[i], `${path}[${i}]`);
+      return;
+    }
+    if (a instanceof Set) {
+      if (!(b instanceof Set)) fail('type');
+      cmp([...a], [...b], path + '<set>');
+      return;
+    }
+    if (a instanceof Map) {
+      if (b instanceof Map) {
+        if (a.size !== b.size) fail('size');
+        const ea = [...a], eb = [...b];
+        for (let i = 0; i < ea.length; i++) {
+          cmp(ea[i][0], eb[i][0], `${path}<key ${i}>`);
+          cmp(ea[i][1], eb[i][1], `${path}<value ${i}>`);
+        }
+        return;
+      }
+      if (isPlainObject(b)) {
+        // a Map where the peer made an object: only for a key that is not a string (msgpack), or
+        // (CBOR) a key that is tagged (README: tags give a Map; a bignum tag gives a BigInt key
+        // that cbor-x coerces, 28/55799 around a string are transparent to cbor-x), or of a
+        // type cbor-x cannot coerce (then it throws, so not here)
+        const keys = [...a.keys()];
+        const nonString = keys.filter((k) => typeof k !== 'string');
+        const cls = 'non-string-keys';
+        if (format === 'cbor') {
+          // a key cbor-x turns into something else (a bignum, a Date...) and then coerces
+          const tagKey = nonString.find((k) => k instanceof Tag && (cborxInterprets(k.tag) || (wirepackInterprets(k.tag) && !shouldInterpret(k.tag, k.value))));
+          if (tagKey) { used.add(cborxInterprets(tagKey.tag) ? 'uninterpreted-tag' : 'tag-content'); return; }
+          if (!walk.badKeys.some((off) => input[off] >> 5 === 6)) fail('Map where cbor-x coercion applies');
+        } else if (nonString.length === 0) fail('Map of string keys');
+        const expected = {};
+        for (const [k, v] of a) {
+          const sk = safeKey(k);
+          if (sk === undefined) fail('Map key the peer cannot coerce');
+          expected[sk] = v;
+        }
+        used.add(cls);
+        pairs.delete(a);
+        cmp(expected, b, path);
+        return;
+      }
+      fail('type');
+    }
+    if (isPlainObject(a)) {
+      if (!isPlainObject(b)) fail('type');
+      // the peer's object: keys assigned in order, '__proto__' renamed
+      const ka = Object.keys(a);
+      let renamed = a;
+      if (ka.includes('__proto__')) {
+        renamed = {};
+        for (const k of ka) renamed[k === '__proto__' ? '__proto_' : k] = a[k];
+        used.add('proto-key');
+      }
+      const kr = Object.keys(renamed), kb = Object.keys(b);
+      if (kr.length !== kb.length) fail(`keys [${kr.slice(0, 6)}] vs [${kb.slice(0, 6)}]`);
+      for (let i = 0; i < kr.length; i++) {
+        if (kr[i] !== kb[i]) {
+          utf8 = utf8 || invalidUtf8Decodings(input, walk);
+          if (!(utf8.has(kr[i]) && collapse(kr[i]) === collapse(kb[i]))) fail(`key ${i}: ${show(kr[i])} vs ${show(kb[i])}`);
+          used.add('utf8-replacement');
+        }
+        cmp(renamed[kr[i]], b[kb[i]], `${path}.${kr[i]}`);
+      }
+      return;
+    }
+    if (a instanceof Simple) fail('Simple');
+    fail('type');
+  };
+  const cmpBytes = (x, y) => {
+    if (x.length !== y.length) throw new Mismatch('bytes length');
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) throw new Mismatch('bytes');
+  };
+
+  try {
+    cmp(ours, peer, '');
+  } catch (e) {
+    if (!(e instanceof Mismatch)) throw e;
+    // msgpackr's read-ahead extensions (Set, Error, RegExp, structured clone ids, bundled
+    // strings) and record definitions take the values after them: the two decoders then read
+    // different structures, and nothing after them can be compared
+    if (format === 'msgpack' && walk.exts.some((x) => MSGPACKR_READ_AHEAD.has(x.type) || isRecordDef(input, x))) {
+      return { ok: true, classes: ['uninterpreted-ext'] };
+    }
+    return { ok: false, why: e.message };
+  }
+  return { ok: true, classes: [...used] };
+}
+
+/**
+ * wirepack threw a DecodeError where the peer decoded a value: the documented class that
+ * explains it, or null.
+ * @param {'msgpack' | 'cbor'} format
+ * @param {Uint8Array} input
+ * @param {DecodeError} err
+ * @param {unknown} peerValue
+ * @returns {string | null}
+ */
+export function justifyOurError(format, input, err, peerValue) {
+  const at = err.offset;
+  if (format === 'msgpack') {
+    const walk = walkMsgpack(input);
+    if (err.code === 'RESERVED_BYTE' && input[at] === 0xc1) return 'reserved-c1';
+    if (err.code === 'BAD_TIMESTAMP' && badTimestampAt(input, at)) return 'bad-timestamp';
+    // a msgpackr extension that reads ahead before the failure point changes what it reads
+    if (walk.exts.some((x) => x.off < at + 1 && (MSGPACKR_READ_AHEAD.has(x.type) || isRecordDef(input, x)))) return 'uninterpreted-ext';
+    void peerValue;
+    return null;
+  }
+  if (err.code === 'BAD_SIMPLE' && input[at] === 0xf8 && input[at + 1] < 32) return 'bad-simple';
+  if (err.code === 'BAD_REFERENCE') {
+    // a reference back into a shareable value that is not a container (a tag around an array, a
+    // string...) while it is still being built: wirepack can only resolve references to values
+    // already built, or to containers it registered before filling them; cbor-x hands out a
+    // placeholder object instead
+    const walk = walkCbor(input);
+    const isContainerAt = (q) => {
+      const m = input[q] >> 5;
+      if (m === 4 || m === 5) return true;
+      if (input[q] === 0xd9 && input[q + 1] === 0x01 && (input[q + 2] === 0x02 || input[q + 2] === 0x03)) return (input[q + 3] >> 5) === 4 || (input[q + 3] >> 5) === 5;
+      return false;
+    };
+    if (walk.tags.some((t) => t.tag === 28 && !isContainerAt(t.off + tagHeadLength(input[t.off])))) return 'bad-reference-cycle';
+  }
+  return null;
+}
+
+/** Bytes in the head of a CBOR item whose initial byte is ib. */
+function tagHeadLength(ib) {
+  const ai = ib & 31;
+  return ai < 24 ? 1 : 1 + (1 << (ai - 24));
+}
+
+/** Is there a timestamp extension at `at` that wirepack rejects (size, or nanoseconds)? */
+function badTimestampAt(b, at) {
+  const c = b[at];
+  let len, type, p;
+  if (c >= 0xd4 && c <= 0xd8) { len = 1 << (c - 0xd4); type = b[at + 1]; p = at + 2; }
+  else if (c === 0xc7) { len = b[at + 1]; type = b[at + 2]; p = at + 3; }
+  else if (c === 0xc8) { len = b[at + 1] * 256 + b[at + 2]; type = b[at + 3]; p = at + 4; }
+  else if (c === 0xc9) { len = ((b[at + 1] << 24) >>> 0) + b[at + 2] * 65536 + b[at + 3] * 256 + b[at + 4]; type = b[at + 5]; p = at + 6; }
+  else return false;
+  if (type !== 0xff) return false;
+  if (len !== 4 && len !== 8 && len !== 12) return true;
+  if (len === 8) return b[p] * 2 ** 22 + b[p + 1] * 2 ** 14 + b[p + 2] * 2 ** 6 + (b[p + 3] >> 2) >= 1e9;
+  if (len === 12) return ((b[p] << 24) >>> 0) + b[p + 1] * 65536 + b[p + 2] * 256 + b[p + 3] >= 1e9;
+  return false;
+}
+
+/**
+ * The peer threw where wirepack decoded a value: the documented class that explains it, or null.
+ * The peer's message must name the cause, and wirepack's value must show it.
+ * @param {'msgpack' | 'cbor'} format
+ * @param {Uint8Array} input
+ * @param {unknown} ours
+ * @param {unknown} peerError
+ * @returns {string | null}
+ */
+export function justifyPeerError(format, input, ours, peerError) {
+  const msg = String(peerError && /** @type {any} */ (peerError).message || peerError);
+  void ours;
+  // wirepack returned a value: the input must be well-formed (an independent check), and the
+  // evidence for the peer's error is looked for in the bytes (a value lost to a duplicate key is
+  // not in wirepack's result, but its bytes were still read by the peer)
+  if (format === 'msgpack') {
+    const walk = walkMsgpack(input);
+    if (!walk.ok) return null;
+    if (walk.exts.some((x) => MSGPACKR_READ_AHEAD.has(x.type) || isRecordDef(input, x))) return 'uninterpreted-ext';
+    // msgpackr throws on extension types it does not know, and on some of its own with other data
+    if (/Unknown extension/.test(msg) && walk.exts.some((x) => unknownToMsgpackr(input, x))) return 'uninterpreted-ext';
+    if (/Invalid property type for record/.test(msg) && walk.badKeys.length > 0) return 'non-string-keys';
+    if (!/Invalid property type|Unknown extension/.test(msg) && walk.exts.some((x) => MSGPACKR_EXTS.has(x.type))) return 'uninterpreted-ext';
+    return null;
+  }
+  const walk = walkCbor(input);
+  if (!walk.ok) return null;
+  // cbor-x has no indefinite-length strings (and its string extractor trips over them)
+  if (/Indefinite length not supported|Unexpected end of buffer reading string/.test(msg) && walk.indefiniteString) return 'indefinite-strings';
+  if (/No packed values available/.test(msg)) {
+    if (walk.simples.length > 0) return 'simple-values';
+    if (walk.tags.some((t) => cborxInterprets(t.tag))) return 'uninterpreted-tag';
+  }
+  if (/Invalid property name type/.test(msg) && walk.badKeys.length > 0) return 'non-string-keys';
+  // peer limits: cbor-x reads an 8-byte head of a tag as a length (and rejects it beyond 2^32),
+  // and its tag-1 handler multiplies the BigInt of an 8-byte head by a number
+  if (/length over 4294967295/.test(msg) && walk.tags.some((t) => typeof t.tag === 'bigint' || t.tag >= 2 ** 32)) return 'big-tag-number';
+  if (/Cannot mix BigInt/.test(msg) && walk.tags.some((t) => t.tag === 1 && (input[t.off + 1] === 0x1b || input[t.off + 1] === 0x3b))) return 'tag1-bigint';
+  if (walk.tags.some((t) => cborxInterprets(t.tag))) return 'uninterpreted-tag';
+  if (walk.tags.some((t) => wrongContentHead(input, t))) return 'tag-content';
+  return null;
+}
+
+/** Does the item after tag t start with a major type the tag does not take? */
+function wrongContentHead(b, t) {
+  const tag = t.tag;
+  if (typeof tag !== 'number' || !wirepackInterprets(tag)) return false;
+  const ib = b[t.off + tagHeadLength(b[t.off])];
+  const major = ib >> 5;
+  switch (tag) {
+    case 0: return major !== 3;
+    case 1: return !(major === 0 || major === 1 || (major === 7 && (ib & 31) >= 25 && (ib & 31) <= 27));
+    case 258: return major !== 4;
+    case 259: return major !== 5;
+    default: { // 2, 3, 64..87: bytes (of a whole number of elements)
+      if (major !== 2) return true;
+      if (tag === 2 || tag === 3) return false;
+      const size = TYPED_TAG_SIZE.get(tag);
+      if (size === undefined) return true;
+      const p = t.off + tagHeadLength(b[t.off]);
+      const ai = ib & 31;
+      if (ai === 31) return false;
+      let len = ai;
+      if (ai >= 24) { len = 0; for (let i = 1; i < tagHeadLength(ib); i++) len = len * 256 + b[p + i]; }
+      return len % size !== 0;
+    }
+  }
+}
+
+/**
+ * Strict structural equality of two wirepack results (one decoding path against another): same
+ * types, same own keys in the same order (an own '__proto__' included), same prototypes, same
+ * numbers (Object.is), same shared identities. Returns null, or where they differ.
+ * @param {unknown} x
+ * @param {unknown} y
+ * @returns {string | null}
+ */
+export function strictDiff(x, y) {
+  const pairs = new Map();
+  const rec = (a, b, path) => {
+    if (Object.is(a, b)) return null;
+    if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return `${path || '$'}: ${show(a)} vs ${show(b)}`;
+    if (pairs.has(a)) return pairs.get(a) === b ? null : `${path}: shared identity`;
+    pairs.set(a, b);
+    if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return `${path || '$'}: prototype ${show(a)} vs ${show(b)}`;
+    if (a instanceof Date) return Object.is(a.getTime(), /** @type {Date} */ (b).getTime()) ? null : `${path}: date`;
+    if (isTyped(a)) {
+      const bb = /** @type {any} */ (b);
+      if (a.length !== bb.length) return `${path}: length`;
+      for (let i = 0; i < a.length; i++) if (!Object.is(a[i], bb[i])) return `${path}[${i}]`;
+      return null;
+    }
+    if (a instanceof Map || a instanceof Set) {
+      const ea = [...a], eb = [.../** @type {any} */ (b)];
+      if (ea.length !== eb.length) return `${path}: size`;
+      for (let i = 0; i < ea.length; i++) {
+        const d = rec(ea[i], eb[i], `${path}<${i}>`);
+        if (d) return d;
+      }
+      return null;
+    }
+    const ka = Object.keys(a), kb = Object.keys(b);
+    if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return `${path || '$'}: keys [${ka.slice(0, 6)}] vs [${kb.slice(0, 6)}]`;
+    for (const k of ka) {
+      const da = Object.getOwnPropertyDescriptor(a, k), db = Object.getOwnPropertyDescriptor(b, k);
+      const d = rec(da && da.value, db && db.value, `${path}.${k}`);
+      if (d) return d;
+    }
+    return null;
+  };
+  return rec(x, y, '');
+}
+
+/** Short hex of bytes (whole when short, else head…tail) for messages. */
+export function hexOf(b, max = 4096) {
+  let s = '';
+  const n = Math.min(b.length, max);
+  for (let i = 0; i < n; i++) s += (b[i] < 16 ? '0' : '') + b[i].toString(16);
+  return b.length > max ? s + `…(+${b.length - max} bytes)` : s;
+}
