@@ -3,6 +3,7 @@
 # installs the apt toolchain and runs `npm ci` when needed).
 #   1. build.sh --emcc --native : wasm (clang) + wasm (emcc) + dist/, then the C unit tests
 #      under ASan/UBSan (tests/c/run.sh)
+#   1b. scripts/fuzz.sh         : fuzz regressions and corpus (always); 60 s per target on CI
 #   2. vitest run               : projects node, browser (Chromium), emcc
 #   3. node bench/run.js --quick: the benchmark suites as a smoke test (errors fail, speed never)
 # Extra arguments go to vitest, e.g. `npm test -- --project node`.
@@ -12,6 +13,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 mkdir -p build
 bash build.sh --emcc --native 2>&1 | tee build/native-test.log
+# libFuzzer: every committed corpus file and regression input through every target; on CI also
+# each target for FUZZ_SECONDS (default 60) of fuzzing (bash scripts/fuzz.sh 3600 for long runs)
+bash scripts/fuzz.sh --regress
+if [[ -n "${CI:-}" ]]; then bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"; fi
 # the C test binaries each print "N passed, M failed" over their cases: add them up
 c_line=$(awk '/^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 } END { printf "c: %d passed, %d failed", p, f }' build/native-test.log)
 

@@ -1,0 +1,211 @@
+#!/usr/bin/env node
+/**
+ * Regenerates the committed seed corpora of the libFuzzer targets (tests/fuzz/corpus/<target>/):
+ *   node tests/fuzz/make-corpus.mjs
+ *
+ * Sources: tests/vectors/*.json and bench/fixtures/*.json (packed with msgpackr and cbor-x, whole
+ * and as their first-level parts), the RFC 8949 Appendix A vectors (tests/vectors/cbor), the
+ * msgpack-test-suite encodings (npm package msgpack-test-suite), a few extra values for types
+ * JSON lacks (dates, binary, BigInt, undefined, Maps, floats), and hand-written hostile inputs
+ * (huge declared lengths, deep nesting, indefinite items, reserved bytes, bad timestamps).
+ *
+ * Every file starts with the configuration byte of its target (see fuzz_decode_main.h and
+ * fuzz_roundtrip.c); configurations are spread over the seeds. Files are named
+ * <source>-<name>-<config>; identical contents are written once. The directories are emptied
+ * first, so the output depends only on the sources.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const { Packr, FLOAT32_OPTIONS } = require('msgpackr');
+const { Encoder } = require('cbor-x');
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const OUT = join(ROOT, 'tests', 'fuzz', 'corpus');
+const TARGETS = ['fuzz_msgpack_decode', 'fuzz_cbor_decode', 'fuzz_roundtrip', 'fuzz_cbor_encode_det'];
+
+// Decode targets: bit 0 objects, 1 multiple, 2 no-intern, 3 tag-f32, 4-6 depth, 7 limits.
+const DEC_CFG = [0x01, 0x00, 0x09, 0x05, 0x61, 0x81, 0x0d, 0x71, 0x81, 0x41, 0xe1];
+// Round trip: bit 0 CBOR, 1 objects, 2 no-intern, 3 tag-f32, 4 multiple, 5 float64, 6 indefinite.
+const RT_MP_CFG = [0x02, 0x00, 0x0a, 0x06];
+const RT_CB_CFG = [0x03, 0x01, 0x0b, 0x43, 0x23, 0x07];
+
+const seen = new Map(TARGETS.map((t) => [t, new Set()]));
+const counters = new Map();
+let files = 0, bytes = 0;
+
+function pick(list, key) {
+  const i = counters.get(key) ?? 0;
+  counters.set(key, i + 1);
+  return list[i % list.length];
+}
+
+const LIMIT_BYTES = [0x7f, 0xe1, 0x24, 0xff, 0x4c];
+function write(target, name, cfg, body) {
+  // decode targets: bit 7 of the configuration means that a byte of policy limits follows
+  const head = target.endsWith('_decode') && cfg & 0x80 ? [cfg, pick(LIMIT_BYTES, 'lim')] : [cfg];
+  const data = Buffer.concat([Buffer.from(head), Buffer.from(body)]);
+  const h = createHash('sha1').update(data).digest('hex');
+  if (seen.get(target).has(h)) return;
+  seen.get(target).add(h);
+  const safe = name.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60);
+  writeFileSync(join(OUT, target, `${safe}-${cfg.toString(16).padStart(2, '0')}`), data);
+  files++;
+  bytes += data.length;
+}
+
+/** A MessagePack seed: the decoder target and the round trip. */
+function mp(name, body, { multiple = false, rt = true } = {}) {
+  write('fuzz_msgpack_decode', `mp-${name}`, pick(DEC_CFG, 'mp') | (multiple ? 2 : 0), body);
+  if (rt) write('fuzz_roundtrip', `mp-${name}`, pick(RT_MP_CFG, 'rtmp') | (multiple ? 0x10 : 0), body);
+}
+/** A CBOR seed. */
+function cb(name, body, { multiple = false, rt = true } = {}) {
+  write('fuzz_cbor_decode', `cb-${name}`, pick(DEC_CFG, 'cb') | (multiple ? 2 : 0), body);
+  if (rt) write('fuzz_roundtrip', `cb-${name}`, pick(RT_CB_CFG, 'rtcb') | (multiple ? 0x10 : 0), body);
+}
+const hex = (s) => Buffer.from(s.replace(/[^0-9a-f]/gi, ''), 'hex');
+
+for (const t of TARGETS) {
+  rmSync(join(OUT, t), { recursive: true, force: true });
+  mkdirSync(join(OUT, t), { recursive: true });
+}
+
+const packr = new Packr({ useRecords: false });
+const packr32 = new Packr({ useRecords: false, useFloat32: FLOAT32_OPTIONS.ALWAYS });
+const cborx = new Encoder({ useRecords: false });
+const cborxMaps = new Encoder({ useRecords: false, mapsAsObjects: false, variableMapSize: true });
+
+// ------------------------------------------------------------------ JSON vectors and fixtures
+const jsonFiles = [
+  ...readdirSync(join(ROOT, 'tests', 'vectors')).filter((f) => f.endsWith('.json')).map((f) => join(ROOT, 'tests', 'vectors', f)),
+  ...readdirSync(join(ROOT, 'bench', 'fixtures')).filter((f) => f.endsWith('.json')).map((f) => join(ROOT, 'bench', 'fixtures', f)),
+];
+for (const file of jsonFiles) {
+  const name = basename(file, '.json');
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  mp(name, packr.pack(doc));
+  cb(name, cborx.encode(doc));
+  // first-level parts: small seeds that the mutators get through quickly
+  const parts = Array.isArray(doc) ? doc : doc && typeof doc === 'object' ? Object.values(doc) : [];
+  parts.slice(0, 3).forEach((v, i) => {
+    if (v === undefined) return;
+    mp(`${name}.${i}`, (i & 1 ? packr32 : packr).pack(v));
+    cb(`${name}.${i}`, (i & 1 ? cborxMaps : cborx).encode(v));
+  });
+}
+
+// ------------------------------------------------------------------ RFC 8949 Appendix A
+const appendix = JSON.parse(readFileSync(join(ROOT, 'tests', 'vectors', 'cbor', 'appendix_a.json'), 'utf8'));
+appendix.forEach((v, i) => cb(`rfc8949-${String(i).padStart(2, '0')}`, hex(v.hex), { rt: !v.roundtrip || i % 2 === 0 }));
+// all of them as one sequence
+cb('rfc8949-all', Buffer.concat(appendix.map((v) => hex(v.hex))), { multiple: true });
+
+// ------------------------------------------------------------------ msgpack-test-suite
+const suite = JSON.parse(readFileSync(require.resolve('msgpack-test-suite/dist/msgpack-test-suite.json'), 'utf8'));
+for (const [group, entries] of Object.entries(suite)) {
+  entries.forEach((e, i) => {
+    const encs = e.msgpack.map(hex);
+    const name = `suite-${group.replace('.yaml', '')}-${i}`;
+    mp(name, encs[encs.length - 1], { rt: encs.length === 1 });
+    if (encs.length > 1) mp(`${name}-all`, Buffer.concat(encs), { multiple: true });
+  });
+}
+
+// ------------------------------------------------------------------ values JSON lacks
+const extras = {
+  dates: [new Date(0), new Date(-1), new Date(1700000000123), new Date(8.64e15), new Date(-8.64e15), new Date(2 ** 33 * 1000 + 5)],
+  binary: { a: new Uint8Array([1, 2, 3]), b: new Uint8Array(300).fill(7), c: new Uint8Array(0) },
+  bigint: [2n ** 63n - 1n, -(2n ** 63n), 2n ** 64n - 1n, -1n, 0n],
+  special: [undefined, null, true, false, NaN, Infinity, -Infinity, -0, 5e-324, 1e308, 0.1, 65504, 65505, 2 ** -24, 1 / 3],
+  ints: [0, 23, 24, 255, 256, 65535, 65536, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 53, -1, -24, -25, -128, -129, -32768, -32769, -(2 ** 31), -(2 ** 31) - 1, -(2 ** 32), -(2 ** 32) - 1],
+  numbers: [1, 2.5, -3, 0.15625, 3.4028234663852886e38, 1e-7, 100000],
+  strings: ['', 'a', 'é', '€', '😀', 'x'.repeat(31), 'y'.repeat(32), 'z'.repeat(300), 'ünïcödé '.repeat(20), '\ud800', 'a\udc00b'],
+  keys: { ['k'.repeat(64)]: 1, ['k'.repeat(65)]: 2, 'é': 3, '': 4, __proto__x: 5, constructor: 6, ['😀']: 7 },
+  protoKey: JSON.parse('{"__proto__": {"polluted": 1}, "a": [{"__proto__": 2}]}'),
+  sameShape: [{ a: 1, b: 2 }, { a: 3, b: 4 }, { b: 5, a: 6 }, { a: 7, b: 8, c: 9 }, {}],
+  maps: new Map([[1, 'one'], ['two', 2], [true, false], [null, 0], [2.5, [1]]]),
+  deep: JSON.parse('['.repeat(40) + '1' + ']'.repeat(40)),
+  deepObj: JSON.parse('{"a":'.repeat(30) + '{}' + '}'.repeat(30)),
+  mixed: [1, 'a', [2.5, 3], { x: null }, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1.5, -2, 3e10, 4]],
+  manyKeys: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i & 7])), // above the 256 keys of a shape
+};
+for (const [name, v] of Object.entries(extras)) {
+  mp(`extra-${name}`, packr.pack(v));
+  mp(`extra-${name}-f32`, packr32.pack(v), { rt: false });
+  cb(`extra-${name}`, cborx.encode(v));
+  cb(`extra-${name}-maps`, cborxMaps.encode(v), { rt: false });
+}
+mp('extra-values-seq', Buffer.concat(Object.values(extras).map((v) => packr.pack(v))), { multiple: true });
+cb('extra-values-seq', Buffer.concat(Object.values(extras).map((v) => cborx.encode(v))), { multiple: true });
+
+// ------------------------------------------------------------------ hostile and edge inputs
+const mpHex = {
+  'arr32-huge': 'ddffffffff', 'str32-huge': 'dbffffffff', 'bin32-huge': 'c6ffffffff', 'map32-huge': 'dfffffffff',
+  'ext32-huge': 'c9ffffffff01', 'map16-odd': 'de0002a16101', 'reserved-c1': 'c1', 'reserved-in-array': '9201c1',
+  'deep-200': '91'.repeat(200) + '00', 'deep-maps': '81a100'.repeat(60) + 'c0',
+  'ts32': 'd6ff00000000', 'ts64': 'd7ff0000000400000001', 'ts96': 'c70cff000000010000000000000001',
+  'ts-bad-nsec': 'd7ffffffffff00000000', 'ts-bad-size': 'c703ff000000', 'ts-invalid-date': 'd4ffff',
+  'ts96-huge': 'c70cff000000007fffffffffffffff', 'undefined': 'd40000', 'fixext16': 'd8' + '05' + '00'.repeat(16),
+  'dup-keys': '82a16101a16102', 'int-key': '820102a16103', 'bin-key': '81c4016101',
+  'bad-utf8': 'a3ff61ed', 'surrogate-utf8': 'a3eda080', 'overlong': 'a2c0af', 'long-key': 'd941' + '6b'.repeat(65) + 'c0',
+  'numrun': '95010203cb3ff0000000000000ca3f800000', 'numrun-cut': '9301', 'numrun-u64': '9201cf0000000000000001',
+  'f32': 'ca7fc00000', 'f64-nan': 'cb7ff8000000000001', 'int64-min': 'd38000000000000000', 'uint64-max': 'cfffffffffffffffff',
+  'empty-containers': '9480900090', 'trailing': 'c0c0', 'truncated-str': 'a5616263',
+};
+for (const [name, h] of Object.entries(mpHex)) mp(`edge-${name}`, hex(h));
+mp('edge-seq', hex('c001a161d6ff0000000181a16101'), { multiple: true });
+mp('edge-seq-bad-tail', hex('81a1610181a162c1'), { multiple: true });
+
+const cbHex = {
+  'arr64-huge': '9bffffffffffffffff', 'bytes64-huge': '5b0000000100000000', 'text64-huge': '7b8000000000000000',
+  'map64-huge': 'bb0000000100000000', 'arr32-huge': '9affffffff', 'map32-huge': 'baffffffff',
+  'indef-array-open': '9f', 'indef-bytes-open': '5f', 'indef-text-open': '7f', 'indef-map-open': 'bf',
+  'indef-array': '9f0102ff', 'indef-bytes': '5f4100420102ff', 'indef-text': '7f6161626263c3a9ff',
+  'indef-map': 'bf616101616202ff', 'indef-map-lone-key': 'bf6161ff', 'indef-nested': 'bf61619f9fffff6162bfffff',
+  'indef-bad-chunk': '5f6161ff', 'indef-chunk-indef': '5f5fffff', 'break-top': 'ff', 'break-in-def': '81ff',
+  'simple-low': 'f800', 'simple-32': 'f820', 'simple-255': 'f8ff', 'reserved-ai': '1c', 'reserved-ai-fd': 'fd',
+  'neg-huge': '3bffffffffffffffff', 'neg-i64': '3b7fffffffffffffff', 'neg-32': '3affffffff', 'u64-small': '1b0000000000000001',
+  'tag-huge': 'dbffffffffffffffff00', 'tag-nested': 'c1c2c3c4c500', 'self-describe': 'd9d9f7a16161f6',
+  'deep-200': '81'.repeat(200) + '00', 'deep-tags': 'c6'.repeat(100) + '00',
+  'half-subnormal': 'f90001', 'half-nan': 'f97e01', 'f32-nan': 'fa7fc00001', 'f64': 'fb3ff199999999999a',
+  'numrun': '8501f93c00fa3f800000fb3ff0000000000000381f', 'float-keys': 'a2f93c0001fa3f80000102',
+  'bool-keys': 'a3f401f502f603', 'bytes-key': 'a1410001', 'array-key': 'a1810102', 'tag-key': 'a1c1000102',
+  'dup-keys': 'a2616101616102', 'bad-utf8': '63ff61ed', 'surrogate-utf8': '63eda080', 'long-key': 'a178' + '41' + '6b'.repeat(65) + 'f6',
+  'empty-containers': '848080a0a0', 'trailing': 'f6f6', 'undefined': 'f7',
+};
+for (const [name, h] of Object.entries(cbHex)) cb(`edge-${name}`, hex(h));
+cb('edge-seq', hex('f601a1616101c11a000000019fff'), { multiple: true });
+cb('edge-seq-bad-tail', hex('a1616101a16162ff'), { multiple: true });
+
+// ------------------------------------------------------------------ encoder target
+// Structured mode (bit 7 clear): any bytes drive the value generator; bits 0-1 plain CBOR flags,
+// 2 objects, 3 tag-f32, 4 MessagePack tree. Seeds: encodings of the vectors, as generator bytes.
+const genSeeds = [...Object.values(extras).map((v) => cborx.encode(v)), ...appendix.slice(40, 60).map((v) => hex(v.hex))];
+genSeeds.forEach((b, i) => write('fuzz_cbor_encode_det', `gen-${i}`, [0x00, 0x01, 0x06, 0x0b, 0x10, 0x14, 0x1c, 0x02][i % 8], b));
+// Raw mode (bit 7 set): the bytes are tape words. A few well-formed encode tapes and broken ones.
+const W = (tag, p = 0) => (tag | (p << 8)) >>> 0;
+const tape = (...words) => Buffer.from(new Uint32Array(words).buffer);
+const E = { NIL: 0, FALSE: 1, TRUE: 2, UNDEF: 3, INT: 4, UINT: 5, F64: 6, F32: 7, I64: 8, U64: 9, STR: 10, BIN: 11, ARR: 12, MAP: 13, EXT: 14, DATE: 15, BADDATE: 16, RAW: 17, TAG: 18, SIMPLE: 19, N64: 20, PAD: 21 };
+const rawTapes = {
+  'arr-mixed': tape(W(E.ARR, 4), W(E.INT), 0xffffff85, W(E.STR, 3), 0x00636261, W(E.TRUE), W(E.F64), 0, 0x3ff80000),
+  'map-det': tape(W(E.MAP, 3), W(E.STR, 1), 0x62, W(E.NIL), W(E.STR, 1), 0x61, W(E.UINT), 70000, W(E.INT), 0xffffffff, W(E.FALSE)),
+  'nested-maps': tape(W(E.MAP, 2), W(E.ARR, 1), W(E.UINT), 3, W(E.MAP, 1), W(E.STR, 2), 0x7a7a, W(E.F32), 0x3f000000, W(E.STR, 0), W(E.PAD), W(E.BIN, 2), 0xbeef),
+  'tags-simple': tape(W(E.TAG, 1), W(E.I64), 5, 0, W(E.TAG, 0xffffff), 0, 1, W(E.SIMPLE, 99), W(E.N64), 0, 0x80000000, W(E.UNDEF)),
+  'ext-date': tape(W(E.ARR, 3), W(E.EXT, 5), 3, 0x00030201, W(E.DATE), 1, 0, 5000000, W(E.BADDATE)),
+  'raw-item': tape(W(E.ARR, 2), W(E.RAW, 1), 0xf6, W(E.U64), 1, 2),
+  'str-escape': tape(W(E.STR, 0xffffff), 5, 0x6c6c6568, 0x6f),
+  'arr-unclosed': tape(W(E.MAP, 5), W(E.STR, 1), 0x61),
+  'str-too-long': tape(W(E.STR, 200), 0x41414141),
+  'f64-cut': tape(W(E.F64), 0),
+  'bad-tag': tape(W(0x77)),
+  'date-bad-nsec': tape(W(E.DATE), 0, 0, 1000000000),
+  'simple-bad': tape(W(E.SIMPLE, 25)),
+};
+Object.entries(rawTapes).forEach(([name, b], i) => write('fuzz_cbor_encode_det', `raw-${name}`, 0x80 | (i & 0x7f), b));
+
+console.log(`make-corpus: ${files} files, ${bytes} bytes in ${OUT}`);
