@@ -231,23 +231,18 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             /* 8-byte heads stay 64-bit entries (BigInt by default, as cbor-x), whatever the value */
             if (hl == 9) { wp_tape_put(&t, WP_T_U64); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, (uint32_t)(arg >> 32)); }
             else if (arg < 0x800000u) wp_tape_tagp(&t, WP_T_INT, (uint32_t)arg);
-            else if (arg <= 0xffffffffu) { wp_tape_put(&t, WP_T_U32); wp_tape_put(&t, (uint32_t)arg); }
-            else { wp_tape_put(&t, WP_T_U64); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, (uint32_t)(arg >> 32)); }
+            else { wp_tape_put(&t, WP_T_U32); wp_tape_put(&t, (uint32_t)arg); } /* hl < 9: arg < 2^32 */
             break;
         case 1:
             if (indef) FAIL(WP_ERR_RESERVED_AI, start);
-            if (hl == 9 && arg < 0x8000000000000000ull) {
-                uint64_t v = ~arg;
-                wp_tape_put(&t, WP_T_I64); wp_tape_put(&t, (uint32_t)v); wp_tape_put(&t, (uint32_t)(v >> 32));
+            if (hl == 9) {
+                /* 8-byte heads: I64 (two's complement of -1 - arg) or, beyond int64, N64 */
+                uint64_t v = arg < 0x8000000000000000ull ? ~arg : arg;
+                wp_tape_put(&t, arg < 0x8000000000000000ull ? WP_T_I64 : WP_T_N64);
+                wp_tape_put(&t, (uint32_t)v); wp_tape_put(&t, (uint32_t)(v >> 32));
             } else if (arg < 0x800000u) wp_tape_tagp(&t, WP_T_INT, (uint32_t)(-1 - (int32_t)arg) & 0xffffffu);
             else if (arg < 0x80000000u) { wp_tape_put(&t, WP_T_I32); wp_tape_put(&t, (uint32_t)(-1 - (int32_t)arg)); }
-            else if (hl < 9) wp_tape_f64(&t, WP_T_F64, -1.0 - (double)arg); /* -2^32..-2^31-1: a number */
-            else if (arg < 0x8000000000000000ull) {
-                uint64_t v = ~arg; /* two's complement of -1 - arg */
-                wp_tape_put(&t, WP_T_I64); wp_tape_put(&t, (uint32_t)v); wp_tape_put(&t, (uint32_t)(v >> 32));
-            } else {
-                wp_tape_put(&t, WP_T_N64); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, (uint32_t)(arg >> 32));
-            }
+            else wp_tape_f64(&t, WP_T_F64, -1.0 - (double)arg); /* -2^32..-2^31-1: a number */
             break;
         case 2:
             r.pos = start + hl;

@@ -15,7 +15,7 @@ export { diagnose };
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
 // Encode tags (csrc/wirepack.h)
-const E_NIL = 0, E_U64 = 9, E_I64 = 8, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_TAG = 18, E_SIMPLE = 19, E_N64 = 20;
+const E_U64 = 9, E_I64 = 8, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_TAG = 18, E_SIMPLE = 19, E_N64 = 20;
 const E_F64 = 6, E_UINT = 5, E_PAD = 21;
 const ESC = 0xffffff;
 // CBOR encoder flags
@@ -440,8 +440,6 @@ export class Encoder extends Packr {
   }
 }
 
-// keep the unused-constant check quiet where tags are only documented
-void E_NIL; void E_F64;
 
 const defaultEncoder = new Encoder();
 const defaultDecoder = new Decoder();

@@ -871,15 +871,15 @@ function skipValue(b, p) {
     if (c <= 0x8f) { pending += 2 * (c & 0xf); p += 1; continue; }
     if (c <= 0x9f) { pending += c & 0xf; p += 1; continue; }
     if (c <= 0xbf) { p += 1 + (c & 0x1f); continue; }
-    const be16 = () => (b[p + 1] << 8) | b[p + 2];
-    const be32 = () => ((b[p + 1] << 24) | (b[p + 2] << 16) | (b[p + 3] << 8) | b[p + 4]) >>> 0;
+    const be16 = (b[p + 1] << 8) | b[p + 2];
+    const be32 = ((b[p + 1] << 24) | (b[p + 2] << 16) | (b[p + 3] << 8) | b[p + 4]) >>> 0;
     switch (c) {
       case 0xc4: case 0xd9: p += 2 + b[p + 1]; break;
-      case 0xc5: case 0xda: p += 3 + be16(); break;
-      case 0xc6: case 0xdb: p += 5 + be32(); break;
+      case 0xc5: case 0xda: p += 3 + be16; break;
+      case 0xc6: case 0xdb: p += 5 + be32; break;
       case 0xc7: p += 3 + b[p + 1]; break;
-      case 0xc8: p += 4 + be16(); break;
-      case 0xc9: p += 6 + be32(); break;
+      case 0xc8: p += 4 + be16; break;
+      case 0xc9: p += 6 + be32; break;
       case 0xca: case 0xce: case 0xd2: p += 5; break;
       case 0xcb: case 0xcf: case 0xd3: p += 9; break;
       case 0xcc: case 0xd0: p += 2; break;
@@ -889,10 +889,10 @@ function skipValue(b, p) {
       case 0xd6: p += 6; break;
       case 0xd7: p += 10; break;
       case 0xd8: p += 18; break;
-      case 0xdc: pending += be16(); p += 3; break;
-      case 0xdd: pending += be32(); p += 5; break;
-      case 0xde: pending += 2 * be16(); p += 3; break;
-      default: /* 0xdf */ pending += 2 * be32(); p += 5; break;
+      case 0xdc: pending += be16; p += 3; break;
+      case 0xdd: pending += be32; p += 5; break;
+      case 0xde: pending += 2 * be16; p += 3; break;
+      default: /* 0xdf */ pending += 2 * be32; p += 5; break;
     }
   }
   return p;
