@@ -830,6 +830,7 @@ export class Unpackr {
     releaseMemory();
     if (failure) {
       failure.values = values;
+      failure.lastPosition = rt.u32[rt.res + 6];
       throw failure;
     }
     return forEach ? undefined : values;

@@ -53,6 +53,8 @@ export class DecodeError extends Error {
     this.incomplete = code === 'TRUNCATED';
     /** Values decoded before the error (unpackMultiple only). @type {unknown[] | undefined} */
     this.values = undefined;
+    /** Where the value that failed starts: bytes before it decoded (unpackMultiple only). @type {number | undefined} */
+    this.lastPosition = undefined;
   }
 }
 Object.defineProperty(DecodeError.prototype, 'name', { value: 'DecodeError' });
