@@ -47,7 +47,7 @@ async function loadSuites(names) {
     suites.push(suite);
   }
   // fixed order: the peers' own benchmarks first, memory (child processes) last
-  const order = ['peers-benchmark', 'msgpack-benchmark', 'cbor', 'stream', 'memory'];
+  const order = ['peers-benchmark', 'msgpack-benchmark', 'cbor', 'stream', 'varied', 'memory'];
   suites.sort((x, y) => (order.indexOf(x.name) + 1 || 99) - (order.indexOf(y.name) + 1 || 99));
   const wanted = names.filter((n) => n !== 'browser');
   if (!names.length) return suites;

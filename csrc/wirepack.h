@@ -28,6 +28,9 @@ typedef enum wp_err {
     WP_ERR_RESERVED_BYTE = 101,  /* 0xc1, never used by MessagePack */
     WP_ERR_TRAILING_DATA = 102,  /* bytes left after the value (single-value decode) */
     WP_ERR_BAD_TIMESTAMP = 103,  /* timestamp extension of an impossible size or nanoseconds >= 1e9 */
+    WP_ERR_BAD_RECORD = 104,     /* record definition (ext 0x72) not followed by an array of keys */
+    WP_ERR_UNKNOWN_RECORD = 105, /* a two-byte record id (or, with WP_DEC_REC_STRICT, any id) not defined */
+    WP_ERR_BAD_BUNDLE = 106,     /* bundled strings (ext 0x62): bad offset, bad strings, or a reference past them */
     WP_ERR_RESERVED_AI = 110,    /* CBOR: additional information 28-30, or 31 where no indefinite form exists */
     WP_ERR_BREAK = 111,          /* CBOR: 0xff outside an indefinite-length item (or after a lone map key) */
     WP_ERR_BAD_CHUNK = 112,      /* CBOR: a chunk of an indefinite string of the wrong type or indefinite */
@@ -88,8 +91,30 @@ enum {
     WP_DEC_MAPS_AS_OBJECTS = 1u << 0, /* string-keyed maps become objects (OBJ / SHAPED tape) */
     WP_DEC_MULTIPLE = 1u << 1,        /* decode values until the input ends */
     WP_DEC_NO_INTERN = 1u << 2,       /* do not intern keys or shapes */
-    WP_DEC_TAG_F32 = 1u << 3          /* float32 values as F32 entries (never in number runs) */
+    WP_DEC_TAG_F32 = 1u << 3,         /* float32 values as F32 entries (never in number runs) */
+    WP_DEC_REC_STRICT = 1u << 4,      /* an undefined one-byte record id fails (UNKNOWN_RECORD) instead of
+                                         being the integer 0x40-0x7f (lets a host load structures, then retry) */
+    WP_DEC_BUNDLES = 1u << 5          /* ext 0x62 and 0xc1 are msgpackr's bundled strings */
 };
+
+/* MessagePack records (msgpackr's record extension). A record table has WP_REC_SLOTS words, one
+ * per record id: 0 = undefined, else (number of fields + 1) | WP_REC_HB0 when references to it
+ * carry a second (high) byte. One-byte ids 0x40-0x7f use slots 0-63; a two-byte id (first byte
+ * 0x40|s, high byte h != 0) uses wp_rec_slot(s, h). Definitions made during a call are undone
+ * before it returns, so the table a caller loads is the table it gets back. */
+#define WP_REC_SLOTS 16416u
+#define WP_REC_HB0 0x80000000u
+#define WP_RECDEF_HB0 0x100000u
+
+/* How extension types decode, as 256-bit sets (bit t of word t/32). "Prefix" extensions wrap the
+ * value after them (msgpackr's Error 0x65, Set 0x73, RegExp 0x78, structured-clone id 0x69, and
+ * user extensions with read()); "raw" types are left to the host even where the core has a
+ * meaning for them (a host extension registered for the timestamp type -1, or for type 0). */
+typedef struct wp_ext_config {
+    uint32_t any[8];   /* prefix, of any size */
+    uint32_t fix1[8];  /* prefix only as fixext 1 (d4 t xx) */
+    uint32_t raw[8];   /* always an EXT entry */
+} wp_ext_config;
 
 typedef struct wp_decoder {
     /* in */
@@ -110,6 +135,10 @@ typedef struct wp_decoder {
     uint32_t utf16_cap;
     uint32_t *stack;             /* stack_cap words of scratch: frames and key ids */
     uint32_t stack_cap;
+    uint32_t *records;           /* MessagePack: WP_REC_SLOTS words (NULL: no records, 0x40-0x7f are ints) */
+    const wp_ext_config *ext;    /* MessagePack: extension handling (NULL: none prefix, none raw) */
+    uint32_t *ends;              /* with WP_DEC_MULTIPLE: ends_cap words for the end offset of each value (or NULL) */
+    uint32_t ends_cap;
     /* out */
     uint32_t tape_len, ascii_len, utf16_len;
     uint32_t end;                /* input offset after the last complete value */
@@ -158,7 +187,9 @@ uint32_t wp_cbor_tape_words(uint32_t len);
 enum {
     WP_CBOR_DETERMINISTIC = 1u << 0, /* RFC 8949 4.2.1: map keys sorted by their encodings */
     WP_CBOR_FLOAT64 = 1u << 1,       /* always write floats as float64 */
-    WP_CBOR_INDEFINITE = 1u << 2     /* arrays and maps with indefinite lengths (not with DETERMINISTIC) */
+    WP_CBOR_INDEFINITE = 1u << 2,    /* arrays and maps with indefinite lengths (not with DETERMINISTIC) */
+    WP_CBOR_F64_ENTRIES = 1u << 3    /* F64 entries always as float64, F32 entries as float32 (the host
+                                        chose the width: cbor-x's useFloat32 and alwaysUseFloat) */
 };
 
 /* Scratch words wp_cbor_encode needs for a tape of n words (deterministic map sorting). */
@@ -203,7 +234,16 @@ enum wp_dtag {
     WP_T_TAG = 23,    /* P = tag (WP_LEN_ESCAPE: next words lo, hi); the tagged item follows */
     WP_T_SIMPLE = 24, /* P = simple value (other than false/true/null/undefined) */
     WP_T_BINC = 25,   /* indefinite byte string: P = chunks (escape); per chunk: length, offset */
-    WP_T_PAD = 26     /* no value: skip this word (before a SHAPED header of an indefinite map) */
+    WP_T_PAD = 26,    /* no value: skip this word (before a SHAPED header of an indefinite map) */
+    /* MessagePack extensions that shape the values after them */
+    WP_T_RECDEF = 27, /* P = record slot (| WP_RECDEF_HB0: defined with high byte 0); the keys (an
+                         array) follow, then a REC entry */
+    WP_T_REC = 28,    /* P = record slot; the record's field values follow (as many as it has keys) */
+    WP_T_EXTP = 29,   /* P = type (as uint8); next words: length, input offset; then the wrapped value */
+    WP_T_BUNDLE = 30, /* bundled strings: two string entries follow, then the wrapped value */
+    WP_T_BREF = 31,   /* P = signed 24-bit n; next word: start unit. n units of bundle string 2 (n > 0), else
+                         -n units of string 1 (keys from an ASCII string 2 are KEY entries instead) */
+    WP_T_RECDEFS = 32 /* P as RECDEF; next word: the interned shape id of the keys; then a REC entry */
 };
 
 /* Encode tape: same word layout (tag in the low 8 bits, payload above). */
@@ -229,10 +269,125 @@ enum wp_etag {
     WP_E_TAG = 18,    /* P = tag (0xFFFFFF: next words lo, hi); the tagged item follows */
     WP_E_SIMPLE = 19, /* P = simple value */
     WP_E_N64 = 20,    /* next words lo, hi of n: the integer -1 - n */
-    WP_E_PAD = 21     /* nothing: a word the host reserved and did not need (both formats) */
+    WP_E_PAD = 21,    /* nothing: a word the host reserved and did not need (both formats) */
+    /* MessagePack only (msgpackr's records, bundled strings and structured clone) */
+    WP_E_UINT8 = 22,  /* cc P: uint8 form of P (0..255); records mode writes 0x40..0x7f so */
+    WP_E_REC = 23,    /* record id: byte P & 0xff; when bit 16 of P is set, then byte (P >> 8) & 0xff */
+    WP_E_RECDEF = 24, /* record definition header: d4 72 b0, or d5 72 b0 b1 (P as REC); keys follow */
+    WP_E_PREFIX = 25, /* d4 P 00: a one-byte extension of type P that reads the value after it */
+    WP_E_EXT4 = 26,   /* d6 P, then the next word as big-endian uint32 (0x69 id, 0x70 pointer) */
+    WP_E_BYTE = 27,   /* the byte P & 0xff as it is (0xc1 before a bundled string's length) */
+    WP_E_BUNDLE = 28  /* bundled strings (ext 0x62), P = op, one more word (ignored): 0 = d6 62 and
+                         a 4-byte reference to fill; 1 = c8 LLLL 62 and a new reference, the open
+                         one now pointing after it (two STR entries follow, then op 2); 2 = close
+                         the c8 ext (fill LLLL); 3 = the open reference points here (two STR
+                         entries follow). A reference holds the byte distance from its own first
+                         byte to the strings. */,
+    /* CBOR only: cbor-x's bundled strings (tag 0xdff9) */
+    WP_E_CBOR_BOFF = 40,  /* 1a and a 4-byte offset to fill (the next BHERE fills it) */
+    WP_E_CBOR_BHERE = 41  /* nothing written: the older open BOFF (of at most two) gets the distance from its 1a byte to here */
 };
 
 #define WP_LEN_ESCAPE 0xFFFFFFu
+
+/* ===================================================================== TRANSCODE */
+
+/* csrc/transcode/ (a separate wasm module and the native library): conversions between
+ * MessagePack, CBOR and JSON text on the bytes, without building values or a tape; validation
+ * and path lookup without decoding. Same conventions: caller-owned memory, explicit stacks,
+ * errors as codes plus byte offsets. */
+
+typedef enum wp_format { WP_FMT_MSGPACK = 0, WP_FMT_CBOR = 1, WP_FMT_JSON = 2 } wp_format;
+
+/* Error codes of the transcode functions, in the ranges above. */
+#define WP_ERR_JSON_SYNTAX ((wp_err)120) /* JSON input not RFC 8259 (offset: the first bad byte) */
+#define WP_ERR_BAD_UTF8 ((wp_err)121)    /* invalid UTF-8 in a string (JSON input, validate) */
+#define WP_ERR_NON_JSON ((wp_err)400)    /* a value JSON cannot hold (policy below) */
+#define WP_ERR_NOT_FOUND ((wp_err)401)   /* wp_find: the path does not lead to a value */
+#define WP_ERR_UNMAPPABLE ((wp_err)402)  /* MessagePack <-> CBOR: a value with no counterpart */
+#define WP_ERR_KEY_ORDER ((wp_err)403)   /* to JSON: a map whose decoded object JSON.stringify would
+                                            write in another order (integer-like keys not first
+                                            and ascending) or with fewer members (duplicate keys);
+                                            offset: the map. WP_TC_WIRE_ORDER writes it as it is. */
+
+/* wp_err_name plus the codes above. */
+const char *wp_tc_err_name(wp_err code);
+
+enum {
+    WP_TC_MULTIPLE = 1u << 0, /* convert/validate values until the input ends: concatenated
+                                 MessagePack or CBOR, whitespace-separated JSON (NDJSON) */
+    WP_TC_LINES = 1u << 1,    /* JSON output: a newline after every top-level value (NDJSON) */
+    WP_TC_DIAG = 1u << 2,     /* JSON output as diagnostic notation (RFC 8949 8): binary h'..',
+                                 tags N(..), undefined, NaN, Infinity, simple(N), ext(T, h'..') */
+    WP_TC_FIRST = 1u << 3,    /* convert the first value only; t->end says where it ended */
+    WP_TC_WIRE_ORDER = 1u << 4 /* JSON output: keys in wire order, duplicates kept (no KEY_ORDER) */
+};
+
+typedef struct wp_transcoder {
+    /* in */
+    const uint8_t *in;
+    uint32_t len;
+    uint32_t from, to;     /* wp_format */
+    uint32_t flags;        /* WP_TC_* */
+    uint32_t indent;       /* JSON output: spaces per level, 0 compact (as JSON.stringify's space) */
+    uint32_t max_depth;    /* 0: WP_DEFAULT_MAX_DEPTH */
+    uint8_t *out;
+    uint32_t out_cap;      /* wp_transcode_out_bound() always suffices when indent is 0 */
+    uint32_t *scratch;     /* wp_transcode_scratch_words() words */
+    uint32_t scratch_cap;
+    /* out */
+    uint32_t out_len;
+    uint32_t end;          /* input offset after the last complete value */
+    uint32_t nvalues;      /* top-level values converted */
+    wp_error err;          /* OUTPUT_FULL: retry with a larger output (indentation) */
+} wp_transcoder;
+
+/*
+ * wp_transcode: one value (or, with WP_TC_MULTIPLE, every value) from one format to another.
+ *  - To JSON: byte for byte JSON.stringify(decode(x)) for JSON-representable data; numbers as
+ *    JavaScript prints them (shortest round trip, Schubfach; -0 as 0). Policy for the rest:
+ *    NaN and +-Infinity: null; undefined: null in arrays, member left out in maps, NON_JSON at
+ *    the top level; 64-bit integers (BigInt when decoded): exact digits; map keys that are
+ *    numbers, booleans or null: their JavaScript property names (other keys: NON_JSON);
+ *    binary, extensions (timestamps too), CBOR tags and simple values: NON_JSON; invalid
+ *    UTF-8: U+FFFD per maximal subpart (as TextDecoder). A map that JSON.stringify of the
+ *    decoded object would write differently (integer-like keys not first in ascending order,
+ *    or duplicate keys) fails with KEY_ORDER (the JavaScript API then falls back to
+ *    JSON.stringify(decode(x))); with WP_TC_WIRE_ORDER keys are written in wire order.
+ *  - From JSON: strict RFC 8259, correctly rounded doubles (Clinger, Eisel-Lemire, then the C
+ *    library's strtod), UTF-8 checked; written as wirepack's encoders write JSON.parse(text):
+ *    integers in [-2^31, 2^32) as integers, other numbers float64 (MessagePack) or the
+ *    shortest exact float (CBOR), lone surrogate escapes as U+FFFD.
+ *  - MessagePack <-> CBOR: the same data model value (see csrc/transcode/tc_bin.c); values
+ *    without a counterpart fail with UNMAPPABLE. Same format in and out: validated copy.
+ */
+wp_err wp_transcode(wp_transcoder *t);
+uint32_t wp_transcode_out_bound(uint32_t from, uint32_t to, uint32_t len);
+uint32_t wp_transcode_scratch_words(uint32_t len, uint32_t max_depth);
+
+/* Well-formed, within max_depth, valid UTF-8 strings: without building anything. flags:
+ * WP_TC_MULTIPLE. scratch: wp_transcode_scratch_words(len, max_depth) words. */
+wp_err wp_validate(const uint8_t *in, uint32_t len, uint32_t format, uint32_t flags, uint32_t max_depth,
+                   uint32_t *scratch, uint32_t scratch_cap, wp_error *err);
+
+/* One step of a path: a map key (key != NULL, UTF-8 bytes) or an array index. A key step
+ * that meets an array is taken as an index when the key is a decimal integer (JSON Pointer). */
+typedef struct wp_path_step {
+    const uint8_t *key;
+    uint32_t key_len;
+    uint32_t index;
+} wp_path_step;
+
+/* The byte range [*start, *end) of the value at path, skipping (not decoding) everything else.
+ * A duplicate key: the last one (as decoding keeps). NOT_FOUND when a step does not apply. */
+wp_err wp_find(const uint8_t *in, uint32_t len, uint32_t format, const wp_path_step *path, uint32_t nsteps,
+               uint32_t *scratch, uint32_t scratch_cap, uint32_t *start, uint32_t *end, wp_error *err);
+
+/* A double as JavaScript's String(v) writes it (NaN and infinities: "null", as in JSON);
+ * out needs 25 bytes. Returns the length. */
+uint32_t wp_json_f64(double v, char *out);
+
+/* ===================================================================== END TRANSCODE */
 
 #ifdef __cplusplus
 }

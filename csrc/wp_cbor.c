@@ -154,6 +154,25 @@ static wp_err wp_cbor_indef_string(wp_decoder *d, wp_reader *r, wp_tape *t, uint
 
 #define FAIL(c, off) do { err = (c); eoff = (off); goto fail; } while (0)
 
+/* cbor-x's record and packed-CBOR tags. Their tables must be known before the items after them
+ * are read, but the host builds a tag's value after its item; so the decoder puts a marker tag
+ * (WP_CBOR_MARK_*: tag numbers at the top of the 64-bit range, written only in the long form)
+ * around the elements the host must see first: the keys of a record definition (tag 0xdfff,
+ * [id, keys, ...values]) and the tables of a packed item (tag 51, [values, prefixes, suffixes,
+ * rump]). Frame flags for these live in the high bits (clear of the shared FR_* flags). */
+#define FR_CB_RECTAG (1u << 24)   /* tag 0xdfff: its item, if an array, is a record definition */
+#define FR_CB_RECARR (1u << 25)   /* the definition's array; kstart holds the id (or NO_ID) */
+#define FR_CB_PACKTAG (1u << 26)  /* tag 51 */
+#define FR_CB_PACKARR (1u << 27)  /* the packed item's array */
+#define FR_CB_DEFSTAG (1u << 28)  /* tag 0xdffe: [firstId, keys..., value]: definitions, then a value */
+#define FR_CB_BUNDTAG (1u << 29)  /* tag 0xdff9: cbor-x's bundled strings */
+#define FR_CB_BUNDARR (1u << 30)  /* its array: [offset, (previous bundle's two strings,) value] */
+#define WP_CBOR_MARK_BUNDLE_LO 0xfffd0000u /* marker tag 0xffffffff_fffd0000 around [s0, s1, offset] */
+#define WP_CBOR_MARK_REC_HI 0xffffffffu   /* marker tag 0xffffffff_ffff0000 | record id (16 bits) */
+#define WP_CBOR_MARK_REC_LO 0xffff0000u
+#define WP_CBOR_MARK_PACK_LO 0xfffe0000u  /* marker tag 0xffffffff_fffe0000 | element (0..2) */
+#define WP_CBOR_NO_ID 0xffffffffu
+
 wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
     wp_reader r = { d->in, 0, d->len };
     wp_tape t = { d->tape, 0, d->tape_cap };
@@ -173,6 +192,8 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
     uint32_t *kscratch = d->stack + max_depth * WP_FRAME_WORDS;
     uint32_t kcap = d->stack_cap - max_depth * WP_FRAME_WORDS;
     uint32_t ktop = 0, sp = 0;
+    uint32_t packed_open = 0; /* open tag-51 arrays: packed references may be map keys */
+    uint32_t bundle_end = 0;  /* after the strings of the last bundle of this top-level item (0: none) */
 
     if (d->len == 0) FAIL(WP_ERR_TRUNCATED, 0);
 
@@ -203,8 +224,93 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 }
                 ktop = top->kstart;
             }
+            if (top->flags & FR_CB_PACKARR) packed_open--;
             sp--;
             goto item_done;
+        }
+
+        if (top && (top->flags & FR_CB_BUNDARR)) {
+            /* cbor-x's bundled strings, tag 0xdff9 [offset, (s0', s1',) value]: the offset (from
+             * its own first byte) points at two strings; the host gets them, in a marker tag
+             * [s0, s1, offset], before the value. A previous bundle's strings (elements 1 and 2
+             * of a 4-element array) were read through its own offset: skipped. */
+            uint32_t bm, bh;
+            uint64_t ba;
+            bool bi;
+            wp_err be = wp_cbor_head(&r, &bm, &ba, &bh, &bi);
+            if (top->count == 0 && be == WP_OK && bm == 0 && !bi) {
+                uint64_t bp = (uint64_t)start + ba;
+                if (bp < (uint64_t)start + bh || bp > r.len) FAIL(WP_ERR_BAD_BUNDLE, start);
+                wp_reader br = r;
+                br.pos = (uint32_t)bp;
+                uint32_t sp0[2], sn[2];
+                for (int k = 0; k < 2; k++) {
+                    if (!wp_rd_has(&br, 1)) FAIL(WP_ERR_TRUNCATED, start);
+                    uint32_t sm, sh;
+                    uint64_t sa;
+                    bool si;
+                    wp_err se = wp_cbor_head(&br, &sm, &sa, &sh, &si);
+                    if (se != WP_OK) FAIL(se, br.pos);
+                    if (si || (sm != 2 && sm != 3)) FAIL(WP_ERR_BAD_BUNDLE, br.pos);
+                    if (sa > wp_rd_left(&br) - sh) FAIL(WP_ERR_TRUNCATED, start);
+                    sp0[k] = br.pos + sh;
+                    sn[k] = (uint32_t)sa;
+                    br.pos += sh + (uint32_t)sa;
+                }
+                if (sp + 2 > max_depth) FAIL(WP_ERR_DEPTH, start);
+                if (!wp_tape_room(&t, 16)) FAIL(WP_ERR_TAPE_FULL, start);
+                wp_tape_tagp(&t, WP_T_TAG, WP_LEN_ESCAPE); wp_tape_put(&t, WP_CBOR_MARK_BUNDLE_LO); wp_tape_put(&t, WP_CBOR_MARK_REC_HI);
+                wp_tape_tagp(&t, WP_T_ARR, 3);
+                for (int k = 0; k < 2; k++) {
+                    if (!wp_put_string(d, &t, r.base + sp0[k], sn[k])) FAIL(WP_ERR_TAPE_FULL, start);
+                }
+                wp_frame *f = &fr[sp++];
+                f->remaining = 1; f->count = 0; f->hdr = 0; f->n = 1; f->kstart = ktop; f->flags = FR_TAG; f->start = start;
+                f = &fr[sp++];
+                f->remaining = 1; f->count = 2; f->hdr = 0; f->n = 3; f->kstart = ktop; f->flags = FR_ARR; f->start = start;
+                if (sp > d->depth_seen) d->depth_seen = sp;
+                top = f;
+                bundle_end = br.pos;
+            } else if (top->n == 4 && (top->count == 1 || top->count == 2)) {
+                if (be != WP_OK) FAIL(be, start);
+                if (bi || (bm != 2 && bm != 3)) FAIL(WP_ERR_BAD_BUNDLE, start);
+                if (ba > wp_rd_left(&r) - bh) FAIL(WP_ERR_TRUNCATED, start);
+                r.pos = start + bh + (uint32_t)ba;
+                wp_tape_put(&t, WP_T_NIL);
+                goto item_done;
+            }
+        }
+        if (top && (top->flags & (FR_CB_RECARR | FR_CB_PACKARR))) {
+            /* an element of a record definition or packed item: a marker before those the host
+             * must see first (see FR_CB_RECTAG) */
+            uint32_t lo = 0;
+            bool mark = false;
+            if (top->flags & FR_CB_RECARR) {
+                /* 0xdfff: element 1 is the keys of id (element 0); 0xdffe (FR_CB_DEFSTAG on the
+                 * array too, definite arrays only): elements 1..n-2 define ids firstId + 0, 1, ...,
+                 * except empty key arrays (one byte), which cannot pay for a marker */
+                bool defs = (top->flags & FR_CB_DEFSTAG) != 0;
+                if (top->count == 0) {
+                    uint32_t m0, h0;
+                    uint64_t a0;
+                    bool i0;
+                    top->kstart = (wp_cbor_head(&r, &m0, &a0, &h0, &i0) == WP_OK && m0 == 0 && !i0 && a0 <= 0xffffu) ? (uint32_t)a0 : WP_CBOR_NO_ID;
+                } else if (top->kstart != WP_CBOR_NO_ID && (defs ? top->count + 1 < top->n && b != 0x80 && top->kstart + top->count - 1 <= 0xffffu : top->count == 1)) {
+                    lo = WP_CBOR_MARK_REC_LO | (top->kstart + top->count - 1);
+                    mark = true;
+                }
+            } else if (top->count < 3) {
+                lo = WP_CBOR_MARK_PACK_LO | top->count;
+                mark = true;
+            }
+            if (mark && sp < max_depth) {
+                if (!wp_tape_room(&t, 10)) FAIL(WP_ERR_TAPE_FULL, start);
+                wp_tape_tagp(&t, WP_T_TAG, WP_LEN_ESCAPE); wp_tape_put(&t, lo); wp_tape_put(&t, WP_CBOR_MARK_REC_HI);
+                wp_frame *f = &fr[sp++];
+                if (sp > d->depth_seen) d->depth_seen = sp;
+                f->remaining = 1; f->count = 0; f->hdr = 0; f->n = 1; f->kstart = ktop; f->flags = FR_TAG; f->start = start;
+                top = f;
+            }
         }
 
         uint32_t major, hl;
@@ -222,6 +328,10 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
         if (is_key && major != 3) {
             uint32_t ai = b & 31u;
             bool coercible = major <= 1 || (major == 7 && ((ai >= 20 && ai <= 23) || (ai >= 25 && ai <= 27)));
+            /* inside a packed item, packed references (simple 0-15, tag 6) stand for strings */
+            if (packed_open && ((major == 7 && ai < 16) || (major == 6 && arg == 6))) coercible = true;
+            /* and inside a bundle, bundled strings (tags 14, 15) */
+            if (major == 6 && ((bundle_end && (arg == 14 || arg == 15)) || arg == 0xdff9u)) coercible = true;
             top->flags &= coercible ? ~(uint32_t)FR_ALL_INTERNED : ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
         }
 
@@ -311,6 +421,12 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             f->kstart = ktop;
             f->start = start;
             f->flags = is_map ? (FR_MAP | FR_ALL_STR | FR_ALL_INTERNED) : FR_ARR;
+            if (!is_map && top && (top->flags & FR_TAG) && top->count == 0) {
+                if (top->flags & FR_CB_RECTAG) { f->flags |= FR_CB_RECARR; f->kstart = WP_CBOR_NO_ID; }
+                else if ((top->flags & FR_CB_DEFSTAG) && !indef) { f->flags |= FR_CB_RECARR | FR_CB_DEFSTAG; f->kstart = WP_CBOR_NO_ID; }
+                else if ((top->flags & FR_CB_BUNDTAG) && !indef) f->flags |= FR_CB_BUNDARR;
+                else if (top->flags & FR_CB_PACKTAG) { f->flags |= FR_CB_PACKARR; packed_open++; }
+            }
             if (indef) {
                 f->flags |= FR_INDEF;
                 f->remaining = 0;
@@ -331,6 +447,10 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             wp_frame *f = &fr[sp++];
             if (sp > d->depth_seen) d->depth_seen = sp;
             f->remaining = 1; f->count = 0; f->hdr = 0; f->n = 1; f->kstart = ktop; f->flags = FR_TAG; f->start = start;
+            if (arg == 0xdfffu) f->flags |= FR_CB_RECTAG;
+            else if (arg == 0xdffeu) f->flags |= FR_CB_DEFSTAG;
+            else if (arg == 0xdff9u) f->flags |= FR_CB_BUNDTAG;
+            else if (arg == 51u) f->flags |= FR_CB_PACKTAG;
             continue;
         }
         default: { /* 7 */
@@ -367,9 +487,17 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 wp_map_close(&t, tb, f->hdr, f->n, f->flags, as_objects, kscratch + f->kstart, ktop - f->kstart);
                 ktop = f->kstart;
             }
+            if (f->flags & FR_CB_PACKARR) packed_open--;
             sp--;
         }
         if (sp == 0) {
+            if (bundle_end) {
+                /* the item ends before its last bundle's strings; the next starts after them */
+                if (r.pos >= bundle_end) FAIL(WP_ERR_BAD_BUNDLE, r.pos);
+                r.pos = bundle_end;
+                bundle_end = 0;
+            }
+            if (d->ends && d->nvalues < d->ends_cap) d->ends[d->nvalues] = r.pos;
             d->nvalues++;
             d->end = r.pos;
             keep_keys = tb->nkeys;
@@ -494,6 +622,7 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
     wp_out o = { e->out, 0, e->out_cap };
     const bool det = (flags & WP_CBOR_DETERMINISTIC) != 0;
     const bool f64 = (flags & WP_CBOR_FLOAT64) != 0;
+    const bool f64e = f64 || (!det && (flags & WP_CBOR_F64_ENTRIES) != 0);
     uint32_t i = 0;
     e->err.code = WP_OK;
     e->err.offset = 0;
@@ -511,6 +640,7 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
     }
     wp_eframe *fr = track ? (wp_eframe *)(void *)scratch : 0;
     uint32_t sp = 0, ne = 0;
+    uint32_t boff = 0, boff_prev = 0; /* output offsets of open bundle offsets' 4 bytes (0: none) */
     bool tag_pending = false; /* the previous entry was a tag: its item continues the key */
     uint32_t *starts = track ? scratch + 4u * n + 4u : 0;
     uint32_t *keyend = track ? starts + n + 1u : 0;
@@ -524,6 +654,13 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
         uint32_t tag = word & 0xffu, p = word >> 8;
         bool item = true; /* this entry completes an item (false for headers and tags) */
         if (tag == WP_E_PAD) continue; /* writes nothing, changes nothing */
+        if (tag == WP_E_CBOR_BHERE) {
+            /* the older open offset first: a new bundle's offset is written before the strings
+             * of the previous one (cbor-x's order) */
+            uint32_t *slot = boff_prev != 0 ? &boff_prev : &boff;
+            if (*slot != 0) { wp_put_be32(o.p + *slot, o.len - (*slot - 1)); *slot = 0; }
+            continue;
+        }
         if (det && sp && !tag_pending && fr[sp - 1].map && ((fr[sp - 1].remaining & 1u) == 0)) {
             fr[sp - 1].kstart = o.len; /* a key starts here */
         }
@@ -564,7 +701,7 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
             uint32_t a = (at + 2) & ~1u;
             if (a + 2 > n) goto bad;
             uint64_t bits = ((uint64_t)w[a + 1] << 32) | w[a];
-            wp_cbor_double(&o, wp_f64_from_bits(bits), f64);
+            wp_cbor_double(&o, wp_f64_from_bits(bits), f64e);
             i = a + 2;
             break;
         }
@@ -628,6 +765,11 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
             item = false; /* the tagged item that follows completes it */
             break;
         }
+        case WP_E_CBOR_BOFF:
+            wp_out_u8_be32(&o, 0x1a, 0);
+            if (boff != 0) boff_prev = boff;
+            boff = o.len - 4;
+            break;
         case WP_E_SIMPLE:
             if (p > 255 || (p >= 24 && p < 32)) goto bad;
             if (p < 24) wp_out_u8(&o, 0xe0 | p);

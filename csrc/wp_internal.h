@@ -114,12 +114,16 @@ WP_INLINE uint32_t wp_effective_depth(uint32_t max_depth, uint32_t len) {
     return max_depth > len + 1u ? len + 1u : max_depth;
 }
 
+/* Words of record-definition undo log a decode of len bytes may need (a definition takes at
+ * least 4 bytes and logs 2 words). */
+WP_INLINE uint32_t wp_rec_undo_words(uint32_t len) { return len / 2u + 4u; }
+
 /* Is n above a policy limit (0 = none)? */
 WP_INLINE bool wp_over(uint32_t n, uint32_t limit) { return limit != 0 && n > limit; }
 
 /* Words per decoder frame (both formats reserve this many per level of max_depth). */
 #define WP_FRAME_WORDS 7u
-enum { FR_ARR = 1u, FR_MAP = 2u, FR_ALL_STR = 4u, FR_ALL_INTERNED = 8u, FR_INDEF = 16u, FR_TAG = 32u };
+enum { FR_ARR = 1u, FR_MAP = 2u, FR_ALL_STR = 4u, FR_ALL_INTERNED = 8u, FR_INDEF = 16u, FR_TAG = 32u, FR_RECDEF = 64u };
 
 /* Write the string s[0..n) as STRA (ascii area) or STRU (utf16 area). */
 WP_INLINE bool wp_put_string(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32_t n) {

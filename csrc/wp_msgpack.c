@@ -16,6 +16,9 @@ const char *wp_err_name(wp_err code) {
     case WP_ERR_RESERVED_BYTE: return "RESERVED_BYTE";
     case WP_ERR_TRAILING_DATA: return "TRAILING_DATA";
     case WP_ERR_BAD_TIMESTAMP: return "BAD_TIMESTAMP";
+    case WP_ERR_BAD_RECORD: return "BAD_RECORD";
+    case WP_ERR_UNKNOWN_RECORD: return "UNKNOWN_RECORD";
+    case WP_ERR_BAD_BUNDLE: return "BAD_BUNDLE";
     case WP_ERR_RESERVED_AI: return "RESERVED_AI";
     case WP_ERR_BREAK: return "BREAK";
     case WP_ERR_BAD_CHUNK: return "BAD_CHUNK";
@@ -51,7 +54,7 @@ uint32_t wp_decode_stack_words(uint32_t max_depth, uint32_t len) {
     max_depth = wp_effective_depth(max_depth, len);
     uint64_t keys = (uint64_t)max_depth * (WP_SHAPE_MAX_KEYS + 1u);
     if (keys > len) keys = len;
-    return max_depth * WP_FRAME_WORDS + (uint32_t)keys + 8u;
+    return max_depth * WP_FRAME_WORDS + (uint32_t)keys + 8u + wp_rec_undo_words(len);
 }
 
 /* Number at r->pos (first byte b, known numeric and complete) as a double. */
@@ -71,13 +74,16 @@ static double wp_num_at(const uint8_t *p) {
     }
 }
 
-/* If the n elements at r->pos are all numbers (and complete), write a NUMRUN and advance. */
-static bool wp_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged) {
+/* If the n elements at r->pos are all numbers (and complete), write a NUMRUN and advance. A
+ * byte 0x40-0x7f that names a defined record (or may, in strict mode) is not a number. */
+static bool wp_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged, const uint32_t *recs, bool strict) {
     uint32_t p = r->pos;
     for (uint32_t i = 0; i < n; i++) {
         if (p >= r->len) return false;
-        if (f32_tagged && r->base[p] == 0xca) return false;
-        uint32_t sz = wp_num_size[r->base[p]];
+        uint32_t b = r->base[p];
+        if (f32_tagged && b == 0xca) return false;
+        if (b - 0x40u < 0x40u && recs && (strict || recs[b & 0x3f])) return false;
+        uint32_t sz = wp_num_size[b];
         if (sz == 0 || sz > r->len - p) return false;
         p += sz;
     }
@@ -121,6 +127,56 @@ static wp_err wp_timestamp_ms(const uint8_t *p, uint32_t n, double *ms) {
     return WP_OK;
 }
 
+/* Record slot of msgpackr's record id for first byte 0x40|s and high byte h (two-byte ids and
+ * d5 72 definitions): s >= 32 gives s + 32h; s < 32 gives the negative id -(s + 32h), whose
+ * slots follow the positive range (-0 is slot 0). */
+WP_INLINE uint32_t wp_rec_slot(uint32_t s, uint32_t h) {
+    uint32_t id = s + (h << 5);
+    return (s >= 32 || id == 0) ? id : 8224u + id;
+}
+
+WP_INLINE bool wp_bit(const uint32_t *set, uint32_t t) { return (set[t >> 5] >> (t & 31u)) & 1u; }
+
+/* Undo the record definitions of a call (pairs of slot, old value; newest last). */
+static void wp_rec_undo(uint32_t *recs, const uint32_t *undo, uint32_t n) {
+    while (n >= 2) {
+        n -= 2;
+        recs[undo[n]] = undo[n + 1];
+    }
+}
+
+/* The string at q (any str form): its length and header size. WP_OK, WP_ERR_TRUNCATED when the
+ * input ends inside it, WP_ERR_BAD_BUNDLE when it is not a string. */
+static wp_err wp_str_at(const wp_reader *r, uint32_t q, uint32_t *n, uint32_t *hl) {
+    if (q >= r->len) return WP_ERR_TRUNCATED;
+    uint32_t b = r->base[q], left = r->len - q;
+    if (b >= 0xa0 && b <= 0xbf) { *n = b & 0x1f; *hl = 1; }
+    else if (b == 0xd9) { if (left < 2) return WP_ERR_TRUNCATED; *n = r->base[q + 1]; *hl = 2; }
+    else if (b == 0xda) { if (left < 3) return WP_ERR_TRUNCATED; *n = wp_be16(wp_rd_at(r, q + 1)); *hl = 3; }
+    else if (b == 0xdb) { if (left < 5) return WP_ERR_TRUNCATED; *n = wp_be32(wp_rd_at(r, q + 1)); *hl = 5; }
+    else return WP_ERR_BAD_BUNDLE;
+    return *n <= left - *hl ? WP_OK : WP_ERR_TRUNCATED;
+}
+
+/* The integer at q (the count after 0xc1 in a bundled string reference): false if it is not a
+ * 32-bit integer form or is cut short. */
+static bool wp_int_at(const wp_reader *r, uint32_t q, int64_t *v, uint32_t *size) {
+    if (q >= r->len) return false;
+    uint32_t b = r->base[q], left = r->len - q;
+    const uint8_t *p = wp_rd_at(r, q);
+    if (b <= 0x7f) { *v = b; *size = 1; return true; }
+    if (b >= 0xe0) { *v = (int8_t)b; *size = 1; return true; }
+    switch (b) {
+    case 0xcc: if (left < 2) return false; *v = p[1]; *size = 2; return true;
+    case 0xcd: if (left < 3) return false; *v = wp_be16(p + 1); *size = 3; return true;
+    case 0xce: if (left < 5) return false; *v = wp_be32(p + 1); *size = 5; return true;
+    case 0xd0: if (left < 2) return false; *v = (int8_t)p[1]; *size = 2; return true;
+    case 0xd1: if (left < 3) return false; *v = (int16_t)wp_be16(p + 1); *size = 3; return true;
+    case 0xd2: if (left < 5) return false; *v = (int32_t)wp_be32(p + 1); *size = 5; return true;
+    default: return false;
+    }
+}
+
 #define FAIL(c, off) do { err = (c); eoff = (off); goto fail; } while (0)
 
 wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
@@ -131,17 +187,29 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     const bool intern = (d->flags & WP_DEC_NO_INTERN) == 0;
     const bool multiple = (d->flags & WP_DEC_MULTIPLE) != 0;
     const bool f32_tagged = (d->flags & WP_DEC_TAG_F32) != 0;
+    const bool rec_strict = (d->flags & WP_DEC_REC_STRICT) != 0;
+    const bool bundles = (d->flags & WP_DEC_BUNDLES) != 0;
+    uint32_t *const recs = d->records;
+    const wp_ext_config *const xc = d->ext;
     wp_err err = WP_OK;
     uint32_t eoff = 0;
     /* ids that complete top-level values refer to survive a later failure (WP_DEC_MULTIPLE) */
     uint32_t keep_keys = tb->nkeys, keep_shapes = tb->nshapes;
+    /* record definitions of this call, undone before returning */
+    uint32_t *undo = 0, undo_cap = 0, nundo = 0;
+    /* bundled strings of the current top-level value: where they are, their lengths in UTF-16
+     * units (1: the non-Latin-1 string, 2: the other) and how much of each has been used */
+    bool bundle_on = false, b2_ascii = false;
+    uint32_t b_S = 0, b_post = 0, bu1 = 0, bu2 = 0, bp1 = 0, bp2 = 0, b2_in = 0;
 
     wp_dec_reset(d, tb);
 
     if (d->stack_cap < wp_decode_stack_words(max_depth, d->len)) FAIL(WP_ERR_TAPE_FULL, 0);
     wp_frame *fr = (wp_frame *)(void *)d->stack;
     uint32_t *kscratch = d->stack + max_depth * WP_FRAME_WORDS;
-    uint32_t kcap = d->stack_cap - max_depth * WP_FRAME_WORDS;
+    undo_cap = wp_rec_undo_words(d->len);
+    undo = d->stack + d->stack_cap - undo_cap;
+    uint32_t kcap = d->stack_cap - max_depth * WP_FRAME_WORDS - undo_cap;
     uint32_t ktop = 0, sp = 0;
 
     if (d->len == 0) FAIL(WP_ERR_TRUNCATED, 0);
@@ -152,6 +220,9 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         if (wp_unlikely(!wp_rd_has(&r, 1))) FAIL(WP_ERR_TRUNCATED, sp ? fr[sp - 1].start : start);
         if (wp_unlikely(!wp_tape_room(&t, 6))) FAIL(WP_ERR_TAPE_FULL, start);
         uint32_t b = r.base[r.pos];
+        /* values lie before the current bundle's strings (which follow the value or sit in the
+         * next bundle's data): reading into them would decode those bytes twice */
+        if (wp_unlikely(bundle_on && start >= b_S)) FAIL(WP_ERR_BAD_BUNDLE, start);
         wp_frame *top = sp ? &fr[sp - 1] : 0;
         bool is_key = top && (top->flags & FR_MAP) && (top->remaining & 1u) == 0;
 
@@ -162,7 +233,35 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             else if (b == 0xd9) { if (!wp_rd_has(&r, 2)) FAIL(WP_ERR_TRUNCATED, start); n = r.base[start + 1]; hl = 2; }
             else if (b == 0xda) { if (!wp_rd_has(&r, 3)) FAIL(WP_ERR_TRUNCATED, start); n = wp_be16(wp_rd_at(&r, start + 1)); hl = 3; }
             else if (b == 0xdb) { if (!wp_rd_has(&r, 5)) FAIL(WP_ERR_TRUNCATED, start); n = wp_be32(wp_rd_at(&r, start + 1)); hl = 5; }
-            else { top->flags &= ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED); goto value; }
+            else {
+                if (bundle_on && b == 0xc1 && b2_ascii && intern) {
+                    /* a key taken from the ASCII bundle string: interned like any key, so the
+                     * map keeps its shape (the bytes are in the input) */
+                    int64_t v;
+                    uint32_t size, id = WP_NO_ID;
+                    if (wp_int_at(&r, start + 1, &v, &size) && v > 0 && (uint64_t)v <= bu2 - bp2 && !wp_over((uint32_t)v, d->max_str)) {
+                        id = wp_key_intern(tb, wp_rd_at(&r, b2_in + bp2), (uint32_t)v);
+                    }
+                    if (id != WP_NO_ID) {
+                        wp_tape_tagp(&t, WP_T_KEY, id);
+                        if (top->flags & FR_ALL_INTERNED) {
+                            if (ktop < kcap && top->n <= WP_SHAPE_MAX_KEYS) kscratch[ktop++] = id;
+                            else top->flags &= ~(uint32_t)FR_ALL_INTERNED;
+                        }
+                        bp2 += (uint32_t)v;
+                        r.pos = start + 1 + size;
+                        goto item_done;
+                    }
+                }
+                /* a bundled string reference (or the bundle before it) is still a string key */
+                bool str_like = bundle_on && b == 0xc1;
+                if (bundles && !str_like && (b == 0xd6 || b == 0xc7 || b == 0xc8 || b == 0xc9) && wp_rd_has(&r, 6)) {
+                    uint32_t to = b == 0xd6 ? 1 : b == 0xc7 ? 2 : b == 0xc8 ? 3 : 5;
+                    str_like = r.base[start + to] == 0x62;
+                }
+                top->flags &= ~(uint32_t)(str_like ? FR_ALL_INTERNED : (FR_ALL_STR | FR_ALL_INTERNED));
+                goto value;
+            }
             if (wp_over(n, d->max_str)) FAIL(WP_ERR_LIMIT, start);
             if (n > wp_rd_left(&r) - hl) FAIL(WP_ERR_TRUNCATED, start);
             const uint8_t *s = wp_rd_at(&r, start + hl);
@@ -182,7 +281,35 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         }
 
     value:
-        if (b <= 0x7f) { wp_tape_tagp(&t, WP_T_INT, b); r.pos++; goto item_done; }
+        if (b <= 0x7f) {
+            if (b >= 0x40 && recs) {
+                uint32_t slot = b & 0x3f, e = recs[slot], hl = 1;
+                if (e) {
+                    if (e & WP_REC_HB0) {
+                        if (!wp_rd_has(&r, 2)) FAIL(WP_ERR_TRUNCATED, start);
+                        uint32_t h = r.base[start + 1];
+                        hl = 2;
+                        if (h) {
+                            slot = wp_rec_slot(slot, h);
+                            e = recs[slot];
+                            if (!e) FAIL(WP_ERR_UNKNOWN_RECORD, start);
+                        }
+                    }
+                    r.pos = start + hl;
+                    uint32_t nf = (e & ~WP_REC_HB0) - 1u;
+                    wp_tape_tagp(&t, WP_T_REC, slot);
+                    if (nf == 0) goto item_done;
+                    if (nf > wp_rd_left(&r)) FAIL(WP_ERR_TRUNCATED, start);
+                    if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
+                    if (sp >= d->depth_seen) d->depth_seen = sp + 1;
+                    fr[sp].remaining = nf; fr[sp].count = 0; fr[sp].hdr = 0; fr[sp].n = nf; fr[sp].kstart = ktop; fr[sp].flags = FR_ARR; fr[sp].start = start;
+                    sp++;
+                    continue;
+                }
+                if (rec_strict) FAIL(WP_ERR_UNKNOWN_RECORD, start);
+            }
+            wp_tape_tagp(&t, WP_T_INT, b); r.pos++; goto item_done;
+        }
         if (b >= 0xe0) { wp_tape_tagp(&t, WP_T_INT, b | 0xffff00u); r.pos++; goto item_done; }
         {
             uint32_t n = 0, hl = 0, kind = 0; /* kind: 1 str, 2 bin, 3 arr, 4 map, 5 ext */
@@ -202,7 +329,28 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 const uint8_t *p = wp_rd_ptr(&r);
                 switch (b) {
                 case 0xc0: wp_tape_put(&t, WP_T_NIL); r.pos++; goto item_done;
-                case 0xc1: FAIL(WP_ERR_RESERVED_BYTE, start);
+                case 0xc1: {
+                    /* a bundled string: 0xc1 then a count of UTF-16 units to take from a bundle string */
+                    if (!bundle_on) FAIL(WP_ERR_RESERVED_BYTE, start);
+                    int64_t v;
+                    uint32_t size;
+                    if (!wp_int_at(&r, start + 1, &v, &size)) {
+                        if (start + 1 >= r.len) FAIL(WP_ERR_TRUNCATED, start);
+                        FAIL(WP_ERR_BAD_BUNDLE, start);
+                    }
+                    wp_tape_tagp(&t, WP_T_BREF, (uint32_t)v & 0xffffffu);
+                    if (v > 0) {
+                        if ((uint64_t)v > bu2 - bp2 || v > 0x7fffff) FAIL(WP_ERR_BAD_BUNDLE, start);
+                        wp_tape_put(&t, bp2);
+                        bp2 += (uint32_t)v;
+                    } else {
+                        if ((uint64_t)-v > bu1 - bp1 || -v > 0x7fffff) FAIL(WP_ERR_BAD_BUNDLE, start);
+                        wp_tape_put(&t, bp1);
+                        bp1 += (uint32_t)-v;
+                    }
+                    r.pos = start + 1 + size;
+                    goto item_done;
+                }
                 case 0xc2: wp_tape_put(&t, WP_T_FALSE); r.pos++; goto item_done;
                 case 0xc3: wp_tape_put(&t, WP_T_TRUE); r.pos++; goto item_done;
                 case 0xc4: kind = 2; n = p[1]; hl = 2; break;
@@ -253,28 +401,127 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 wp_tape_put(&t, WP_T_BIN); wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
                 r.pos += n;
                 goto item_done;
-            case 5: /* ext */
+            case 5: { /* ext */
                 if (n > left) FAIL(WP_ERR_TRUNCATED, start);
-                if (ext_type == 0 && n == 1 && r.base[r.pos] == 0) {
-                    wp_tape_put(&t, WP_T_UNDEF); /* d4 00 00: undefined (msgpackr, notepack) */
+                const uint32_t et = (uint32_t)ext_type & 0xffu;
+                const bool raw = xc && wp_bit(xc->raw, et);
+                if (et == 0x72 && recs && hl == 2 && n <= 2 && !raw) {
+                    /* record definition: d4 72 id | d5 72 id high; the keys (an array), then the values */
+                    uint32_t s = r.base[r.pos] & 0x3fu, slot = s, hb = 0;
+                    if (n == 2) {
+                        uint32_t h = r.base[r.pos + 1];
+                        slot = wp_rec_slot(s, h);
+                        hb = h == 0 ? WP_REC_HB0 : 0;
+                    }
+                    r.pos += n;
+                    if (!wp_rd_has(&r, 1)) FAIL(WP_ERR_TRUNCATED, start);
+                    uint32_t a = r.base[r.pos], nk, ah = 1;
+                    if (a >= 0x90 && a <= 0x9f) nk = a & 0x0f;
+                    else if (a == 0xdc) { if (!wp_rd_has(&r, 3)) FAIL(WP_ERR_TRUNCATED, start); nk = wp_be16(wp_rd_ptr(&r) + 1); ah = 3; }
+                    else if (a == 0xdd) { if (!wp_rd_has(&r, 5)) FAIL(WP_ERR_TRUNCATED, start); nk = wp_be32(wp_rd_ptr(&r) + 1); ah = 5; }
+                    else FAIL(WP_ERR_BAD_RECORD, start);
+                    if (nk > wp_rd_left(&r)) FAIL(WP_ERR_TRUNCATED, start);
+                    if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
+                    /* the keys array is one level deeper, whichever way it is read */
+                    if (nk > 0 && sp + 1 >= max_depth) FAIL(WP_ERR_DEPTH, r.pos);
+                    if (intern && nk > 0 && nk <= WP_SHAPE_MAX_KEYS && nk <= kcap - ktop) {
+                        /* the usual case: keys that are short strings become an interned shape,
+                         * and the tape names the shape instead of carrying the keys */
+                        uint32_t q = r.pos + ah, k = 0;
+                        for (; k < nk; k++) {
+                            uint32_t sn = 0, sh = 0;
+                            if (wp_str_at(&r, q, &sn, &sh) != WP_OK || wp_over(sn, d->max_str)) break;
+                            uint32_t id = wp_key_intern(tb, wp_rd_at(&r, q + sh), sn);
+                            if (id == WP_NO_ID) break;
+                            kscratch[ktop + k] = id;
+                            q += sh + sn;
+                        }
+                        uint32_t sid = k == nk ? wp_shape_intern(tb, kscratch + ktop, nk) : WP_NO_ID;
+                        if (sid != WP_NO_ID) {
+                            if (nundo + 2 > undo_cap) FAIL(WP_ERR_TAPE_FULL, start);
+                            undo[nundo++] = slot;
+                            undo[nundo++] = recs[slot];
+                            recs[slot] = (nk + 1u) | hb;
+                            wp_tape_tagp(&t, WP_T_RECDEFS, slot | (hb ? WP_RECDEF_HB0 : 0u));
+                            wp_tape_put(&t, sid);
+                            wp_tape_tagp(&t, WP_T_REC, slot);
+                            r.pos = q;
+                            if (nk > wp_rd_left(&r)) FAIL(WP_ERR_TRUNCATED, start);
+                            if (sp >= d->depth_seen) d->depth_seen = sp + 1;
+                            fr[sp].remaining = nk; fr[sp].count = 0; fr[sp].hdr = 0; fr[sp].n = nk; fr[sp].kstart = ktop; fr[sp].flags = FR_ARR; fr[sp].start = start;
+                            sp++;
+                            continue;
+                        }
+                    }
+                    wp_tape_tagp(&t, WP_T_RECDEF, slot | (hb ? WP_RECDEF_HB0 : 0u));
+                    fr[sp].remaining = 1; fr[sp].count = nk; fr[sp].hdr = hb; fr[sp].n = slot; fr[sp].kstart = ktop; fr[sp].flags = FR_RECDEF; fr[sp].start = start;
+                    sp++;
+                    continue;
+                }
+                if (et == 0x62 && bundles && n >= 4 && !raw) {
+                    /* bundled strings: the data starts with the distance to two strings (the
+                     * bundle); then the value they serve follows. A bundle's strings lie past the
+                     * value (the last bundle) or inside the next bundle's data, so no byte is
+                     * read both as a bundle and as a value. */
+                    uint32_t D = r.pos;
+                    uint64_t S = (uint64_t)D + wp_be32(wp_rd_ptr(&r));
+                    if (bundle_on && (b_S < D + 4 || b_post > D + n)) FAIL(WP_ERR_BAD_BUNDLE, start);
+                    if (S < (uint64_t)D + n) FAIL(WP_ERR_BAD_BUNDLE, start);
+                    if (S >= r.len) FAIL(WP_ERR_TRUNCATED, start); /* the bundle is further on */
+                    uint32_t q = (uint32_t)S, n1 = 0, h1 = 0, n2 = 0, h2 = 0;
+                    wp_err se = wp_str_at(&r, q, &n1, &h1);
+                    if (se != WP_OK) FAIL(se, start);
+                    uint32_t q2 = q + h1 + n1;
+                    se = wp_str_at(&r, q2, &n2, &h2);
+                    if (se != WP_OK) FAIL(se, start);
+                    if (wp_over(n1, d->max_str) || wp_over(n2, d->max_str)) FAIL(WP_ERR_LIMIT, start);
+                    wp_tape_put(&t, WP_T_BUNDLE);
+                    uint32_t a0 = d->ascii_len, u0 = d->utf16_len;
+                    if (!wp_put_string(d, &t, wp_rd_at(&r, q + h1), n1)) FAIL(WP_ERR_TAPE_FULL, start);
+                    bu1 = (d->ascii_len - a0) + (d->utf16_len - u0);
+                    a0 = d->ascii_len; u0 = d->utf16_len;
+                    if (!wp_put_string(d, &t, wp_rd_at(&r, q2 + h2), n2)) FAIL(WP_ERR_TAPE_FULL, start);
+                    bu2 = (d->ascii_len - a0) + (d->utf16_len - u0);
+                    b2_ascii = (d->ascii_len - a0) == n2;
+                    b2_in = q2 + h2;
+                    bp1 = bp2 = 0;
+                    bundle_on = true;
+                    b_S = q;
+                    b_post = q2 + h2 + n2;
+                    r.pos = D + n;
+                    continue;
+                }
+                if (xc && (wp_bit(xc->any, et) || (b == 0xd4 && wp_bit(xc->fix1, et)))) {
+                    /* an extension that wraps the next value */
+                    wp_tape_tagp(&t, WP_T_EXTP, et);
+                    wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
+                    r.pos += n;
+                    continue;
+                }
+                if (raw) {
+                    wp_tape_tagp(&t, WP_T_EXT, et);
+                    wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
+                } else if (ext_type == 0 && (xc || (n == 1 && r.base[r.pos] == 0))) {
+                    wp_tape_put(&t, WP_T_UNDEF); /* d4 00 00: undefined (msgpackr, notepack; msgpackr: any type 0) */
                 } else if (ext_type == -1) {
                     double ms;
                     wp_err e = wp_timestamp_ms(wp_rd_ptr(&r), n, &ms);
                     if (e != WP_OK) FAIL(e, start);
                     wp_tape_f64(&t, WP_T_DATE, ms);
                 } else {
-                    wp_tape_tagp(&t, WP_T_EXT, (uint32_t)ext_type & 0xffu);
+                    wp_tape_tagp(&t, WP_T_EXT, et);
                     wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
                 }
                 r.pos += n;
                 goto item_done;
+            }
             case 3: /* array */
                 if (n > left) FAIL(WP_ERR_TRUNCATED, start);
                 if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
                 if (n == 0) { wp_tape_tagp(&t, WP_T_ARR, 0); goto item_done; }
                 if (wp_num_size[r.base[r.pos]] && n >= 2) {
                     if (!wp_tape_room(&t, 2u * n + 4u)) FAIL(WP_ERR_TAPE_FULL, start);
-                    if (wp_try_numrun(&r, &t, n, f32_tagged)) goto item_done;
+                    if (wp_try_numrun(&r, &t, n, f32_tagged, recs, rec_strict)) goto item_done;
                 }
                 wp_tape_tag_len(&t, WP_T_ARR, n);
                 if (sp >= d->depth_seen) d->depth_seen = sp + 1;
@@ -302,10 +549,31 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             if (f->flags & FR_MAP) {
                 wp_map_close(&t, tb, f->hdr, f->n, f->flags, as_objects, kscratch + f->kstart, ktop - f->kstart);
                 ktop = f->kstart;
+            } else if (f->flags & FR_RECDEF) {
+                /* the keys are read: define the record, then read its values in this frame */
+                uint32_t slot = f->n, nf = f->count;
+                if (nundo + 2 > undo_cap || !wp_tape_room(&t, 1)) FAIL(WP_ERR_TAPE_FULL, f->start);
+                undo[nundo++] = slot;
+                undo[nundo++] = recs[slot];
+                recs[slot] = (nf + 1u) | f->hdr;
+                wp_tape_tagp(&t, WP_T_REC, slot);
+                if (nf) {
+                    if (nf > wp_rd_left(&r)) FAIL(WP_ERR_TRUNCATED, f->start);
+                    if (sp > d->depth_seen) d->depth_seen = sp;
+                    f->flags = FR_ARR; f->remaining = nf; f->n = nf; f->count = 0; f->hdr = 0;
+                    break;
+                }
             }
             sp--;
         }
         if (sp == 0) {
+            if (bundle_on) {
+                /* the last bundle's strings follow the value: continue after them */
+                if (r.pos > b_S) FAIL(WP_ERR_BAD_BUNDLE, b_S);
+                r.pos = b_post;
+                bundle_on = false;
+            }
+            if (d->ends && d->nvalues < d->ends_cap) d->ends[d->nvalues] = r.pos;
             d->nvalues++;
             d->end = r.pos;
             keep_keys = tb->nkeys;
@@ -315,9 +583,11 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         }
     }
     d->tape_len = t.len;
+    if (recs) wp_rec_undo(recs, undo, nundo);
     return WP_OK;
 
 fail:
+    if (recs && undo) wp_rec_undo(recs, undo, nundo);
     return wp_dec_fail(d, tb, t.len, err, eoff, keep_keys, keep_shapes);
 }
 
@@ -389,6 +659,7 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
     const uint32_t n = e->tape_len;
     wp_out o = { e->out, 0, e->out_cap };
     uint32_t i = 0;
+    uint32_t bref = UINT32_MAX; /* output offset of the open bundle reference (WP_E_BUNDLE) */
     e->err.code = WP_OK;
     e->err.offset = 0;
     e->needed = 0;
@@ -463,6 +734,50 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
                 len = w[i++];
             }
             wp_enc_hdr(&o, tag == WP_E_ARR ? 2 : 3, len);
+            break;
+        }
+        case WP_E_UINT8: wp_out_u8(&o, 0xcc); wp_out_u8(&o, p); break;
+        case WP_E_REC:
+            wp_out_u8(&o, p);
+            if (p & 0x10000u) wp_out_u8(&o, p >> 8);
+            break;
+        case WP_E_RECDEF:
+            wp_out_u8(&o, (p & 0x10000u) ? 0xd5 : 0xd4);
+            wp_out_u8(&o, 0x72);
+            wp_out_u8(&o, p);
+            if (p & 0x10000u) wp_out_u8(&o, p >> 8);
+            break;
+        case WP_E_PREFIX: wp_out_u8(&o, 0xd4); wp_out_u8(&o, p); wp_out_u8(&o, 0); break;
+        case WP_E_EXT4:
+            if (i >= n) goto bad;
+            wp_out_u8(&o, 0xd6); wp_out_u8(&o, p);
+            wp_put_be32(o.p + o.len, w[i++]); o.len += 4;
+            break;
+        case WP_E_BYTE: wp_out_u8(&o, p); break;
+        case WP_E_BUNDLE: {
+            if (i >= n) goto bad;
+            i++;
+            if (p == 0) {
+                wp_out_u8(&o, 0xd6); wp_out_u8(&o, 0x62);
+                bref = o.len;
+                wp_put_be32(o.p + o.len, 0); o.len += 4;
+            } else if (p == 1) {
+                if (bref == UINT32_MAX) goto bad;
+                wp_out_u8(&o, 0xc8); wp_out_u8(&o, 0); wp_out_u8(&o, 0); wp_out_u8(&o, 0x62);
+                uint32_t at = o.len;
+                wp_put_be32(o.p + at, 0); o.len += 4;
+                wp_put_be32(o.p + bref, o.len - bref);
+                bref = at;
+            } else if (p == 2) {
+                if (bref == UINT32_MAX || bref < 3 || o.len - bref > 0xffffu) goto bad;
+                wp_put_be16(o.p + bref - 3, o.len - bref);
+            } else if (p == 3) {
+                if (bref == UINT32_MAX) goto bad;
+                wp_put_be32(o.p + bref, o.len - bref);
+                bref = UINT32_MAX;
+            } else {
+                goto bad;
+            }
             break;
         }
         case WP_E_DATE: {

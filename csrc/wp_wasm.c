@@ -16,8 +16,10 @@ extern unsigned char __heap_base;
 static wp_tables g_tables;
 static wp_decoder g_dec;
 static wp_encoder g_enc;
-static uint32_t g_res[16];
+static uint32_t g_res[17];
 static uint32_t g_layout[8];
+static uint32_t g_rec[WP_REC_SLOTS]; /* MessagePack record table (the host loads it, see wirepack.h) */
+static wp_ext_config g_ext;          /* MessagePack extension handling (the host fills it) */
 
 WP_INLINE uintptr_t wp_align(uintptr_t p, uintptr_t a) { return (p + a - 1) & ~(a - 1); }
 WP_INLINE uintptr_t wp_arena_base(void) { return wp_align((uintptr_t)&__heap_base, 16); }
@@ -44,6 +46,10 @@ WP_EXPORT("wpw_layout") uint32_t *wpw_layout(void) {
     g_layout[7] = WP_MAX_KEYS;
     return g_layout;
 }
+
+/* Where the host writes the record table (WP_REC_SLOTS words) and the extension config. */
+WP_EXPORT("wpw_records") uint32_t *wpw_records(void) { return g_rec; }
+WP_EXPORT("wpw_ext_config") wp_ext_config *wpw_ext_config(void) { return &g_ext; }
 
 static uint32_t g_generation; /* bumped whenever the tables are emptied */
 
@@ -85,7 +91,8 @@ WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
  * Results: wpw_result()
  *   [0] tape ptr [1] tape words [2] ascii ptr [3] ascii bytes [4] utf16 ptr [5] utf16 units
  *   [6] end offset [7] values [8] keys before [9] keys now [10] shapes before [11] shapes now
- *   [12] error code [13] error offset [14] deepest nesting [15] table generation */
+ *   [12] error code [13] error offset [14] deepest nesting [15] table generation
+ *   [16] with WP_DEC_MULTIPLE: address of the end offsets of the values (one word each) */
 static uint32_t wp_decode_any(bool cbor, uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
     if (wpw_tables_fill() > reset_fill) wpw_tables_reset();
     g_res[15] = g_generation;
@@ -96,7 +103,9 @@ static uint32_t wp_decode_any(bool cbor, uint32_t len, uint32_t flags, uint32_t 
     uint64_t utf16 = wp_align(ascii + len, 2);
     uint64_t stack = wp_align(utf16 + 2ull * len, 8);
     uint64_t stack_words = wp_decode_stack_words(max_depth, len);
-    uint64_t end = stack + stack_words * 4u;
+    uint64_t ends = stack + stack_words * 4u;
+    uint64_t ends_words = (flags & WP_DEC_MULTIPLE) ? (uint64_t)len + 1u : 0u;
+    uint64_t end = ends + ends_words * 4u;
     if (!wp_arena_reach(end)) {
         g_res[7] = 0;
         g_res[12] = WP_ERR_LIMIT;
@@ -115,6 +124,10 @@ static uint32_t wp_decode_any(bool cbor, uint32_t len, uint32_t flags, uint32_t 
     g_dec.stack = (uint32_t *)(uintptr_t)stack;
     g_dec.stack_cap = (uint32_t)stack_words;
     g_dec.flags = flags;
+    g_dec.ends = ends_words ? (uint32_t *)(uintptr_t)ends : 0;
+    g_dec.ends_cap = (uint32_t)ends_words;
+    g_dec.records = cbor ? 0 : g_rec;
+    g_dec.ext = cbor ? 0 : &g_ext;
     wp_err e = cbor ? wp_cbor_decode(&g_dec, &g_tables) : wp_msgpack_decode(&g_dec, &g_tables);
     g_res[0] = (uint32_t)(uintptr_t)g_dec.tape;
     g_res[1] = g_dec.tape_len;
@@ -131,6 +144,7 @@ static uint32_t wp_decode_any(bool cbor, uint32_t len, uint32_t flags, uint32_t 
     g_res[12] = (uint32_t)e;
     g_res[13] = g_dec.err.offset;
     g_res[14] = g_dec.depth_seen;
+    g_res[16] = (uint32_t)ends;
     return (uint32_t)e;
 }
 

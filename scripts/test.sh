@@ -6,8 +6,11 @@
 #   1b. scripts/fuzz.sh         : fuzz regressions and corpus (always); 60 s per target on CI
 #   2. vitest run               : projects node, browser (Chromium), emcc
 #   3. node bench/run.js --quick: the benchmark suites as a smoke test (errors fail, speed never)
+#   4. scripts/test-platforms.sh: the npm tarball in Node ESM/CJS, tsc, Deno, Bun, workerd and
+#      Chromium (esbuild, Vite, strict CSP, Web Worker); see tests/platforms/run.mjs
 # Extra arguments go to vitest, e.g. `npm test -- --project node`.
-# The last line is a plain "N passed, N failed" over the vitest tests and the C test binaries.
+# The last line is a plain "N passed, N failed" over the vitest tests, the C test binaries and
+# the platforms.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -28,6 +31,14 @@ if ((rc == 0)) && [[ $# -eq 0 ]]; then
   node bench/run.js --quick > build/bench-quick.log 2>&1 || { echo "bench --quick failed:"; tail -30 build/bench-quick.log; rc=1; export BENCH_FAILED=1; }
   ((rc == 0)) && echo "bench --quick: ok (build/bench-quick.log)"
 fi
+# 4. the npm tarball in real runtimes (issue 9, scripts/test-platforms.sh): one PASS/FAIL line per
+# platform; its "platforms: N passed, N failed" is counted into the last line
+rm -f build/platforms.log
+if [[ $# -eq 0 ]]; then
+  export PLATFORMS_LOG=build/platforms.log
+  SKIP_BUILD=1 bash scripts/test-platforms.sh 2>&1 | tee build/platforms.log
+  ((PIPESTATUS[0] == 0)) || rc=1
+fi
 set -e
 node -e '
   const fs = require("fs");
@@ -40,6 +51,11 @@ node -e '
     console.log(`vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
   } else f += 1;
   if (process.env.BENCH_FAILED) f += 1;
+  if (process.env.PLATFORMS_LOG) {
+    const log = fs.existsSync(process.env.PLATFORMS_LOG) ? fs.readFileSync(process.env.PLATFORMS_LOG, "utf8") : "";
+    const pm = /^platforms: (\d+) passed, (\d+) failed$/m.exec(log);
+    if (pm) { p += +pm[1]; f += +pm[2]; } else f += 1;
+  }
   console.log(`${p} passed, ${f} failed`);
 ' "$c_line"
 exit $rc

@@ -29,13 +29,13 @@ describe('exports', () => {
     const v = { a: [1, -1, 2 ** 40, 'x', null, true], b: new Uint8Array([9]), c: new Date(5) };
     const h = hex(pack(v));
     expect(hex(encode(v))).toBe(h);
-    const p = new Packr();
-    const e = new Encoder();
+    const p = new Packr({ useRecords: false });
+    const e = new Encoder({ useRecords: false });
     expect(hex(p.pack(v))).toBe(h);
     expect(hex(p.encode(v))).toBe(h);
     expect(hex(e.encode(v))).toBe(h);
     const bytes = fromHex(h);
-    for (const out of [unpack(bytes), decode(bytes), new Unpackr().unpack(bytes), new Unpackr().decode(bytes), new Decoder().decode(bytes)]) {
+    for (const out of [unpack(bytes), decode(bytes), new Unpackr({ mapsAsObjects: true }).unpack(bytes), new Unpackr({ mapsAsObjects: true }).decode(bytes), new Decoder({ mapsAsObjects: true }).decode(bytes)]) {
       expect(canon(out)).toEqual(canon(v));
     }
   });
@@ -216,7 +216,7 @@ describe('options', () => {
     'd38000000000000000': { number: -9223372036854775808, bigint: -9223372036854775808n, string: '-9223372036854775808', auto: -9223372036854775808n },
   };
   test.each(['number', 'bigint', 'string', 'auto'])('int64AsType: %s', (mode) => {
-    const u = new Unpackr({ int64AsType: mode });
+    const u = new Unpackr({ mapsAsObjects: true, int64AsType: mode });
     for (const [h, want] of Object.entries(cases)) {
       expect(u.unpack(fromHex(h)), h).toBe(want[mode]);
       expect(u.unpack(fromHex('92' + h + '01')), h).toEqual([want[mode], 1]);
@@ -245,16 +245,16 @@ describe('options', () => {
   });
 
   test('useFloat32: ALWAYS writes ca', () => {
-    const p = new Packr({ useFloat32: FLOAT32_OPTIONS.ALWAYS });
+    const p = new Packr({ useRecords: false, useFloat32: FLOAT32_OPTIONS.ALWAYS });
     expect(hex(p.pack(1.5))).toBe('ca3fc00000');
     expect(hex(p.pack({ f: 0.25 }))).toBe('81a166ca3e800000');
-    expect(hex(new Packr({ useFloat32: FLOAT32_OPTIONS.NEVER }).pack(1.5))).toBe('cb3ff8000000000000');
-    expect(hex(new Packr().pack(1.5))).toBe('cb3ff8000000000000');
+    expect(hex(new Packr({ useRecords: false, useFloat32: FLOAT32_OPTIONS.NEVER }).pack(1.5))).toBe('cb3ff8000000000000');
+    expect(hex(new Packr({ useRecords: false }).pack(1.5))).toBe('cb3ff8000000000000');
   });
 
   test('maxDepth option', () => {
-    expect(new Unpackr({ maxDepth: 2 }).unpack(fromHex('9191c0'))).toEqual([[null]]);
-    expect(() => new Unpackr({ maxDepth: 2 }).unpack(fromHex('919191c0'))).toThrow(DecodeError);
+    expect(new Unpackr({ mapsAsObjects: true, maxDepth: 2 }).unpack(fromHex('9191c0'))).toEqual([[null]]);
+    expect(() => new Unpackr({ mapsAsObjects: true, maxDepth: 2 }).unpack(fromHex('919191c0'))).toThrow(DecodeError);
   });
 });
 

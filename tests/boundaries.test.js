@@ -100,7 +100,7 @@ describe('floats', () => {
   });
 
   test('useFloat32: FLOAT32_OPTIONS.ALWAYS writes ca for non-integers', () => {
-    const p = new Packr({ useFloat32: FLOAT32_OPTIONS.ALWAYS });
+    const p = new Packr({ useRecords: false, useFloat32: FLOAT32_OPTIONS.ALWAYS });
     expect(hex(p.pack(1.5))).toBe('ca3fc00000');
     expect(hex(p.pack(0.1))).toBe('ca3dcccccd');
     expect(hex(p.pack(-2.25))).toBe('cac0100000');

@@ -237,7 +237,7 @@ describe('depth limit', () => {
     expectGoodStillWorks();
   });
   test('maxDepth: 10', () => {
-    const d = new Decoder({ maxDepth: 10 });
+    const d = new Decoder({ maxDepth: 10, mapsAsObjects: true });
     expect(JSON.stringify(d.decode(nest(10)))).toBe('[[[[[[[[[[0]]]]]]]]]]');
     expect(JSON.stringify(d.decode(nest(9, '80')))).toBe('[[[[[[[[[[]]]]]]]]]]');
     expectCode(nest(11), 'DEPTH', 10, d);

@@ -56,8 +56,8 @@ describe('decode: examples with a JSON value', () => {
   test.each(VECTORS.filter((v) => v.hasDecoded).map((v) => [v.hex, v]))('%s', (_h, v) => {
     const got = decode(fromHex(v.hex));
     expect(ccanon(got)).toEqual(ccanon(v.decoded));
-    // the same through a Decoder instance
-    expect(ccanon(new Decoder().decode(fromHex(v.hex)))).toEqual(ccanon(v.decoded));
+    // the same through a Decoder instance (maps as objects: cbor-x's rule gives Maps without options)
+    expect(ccanon(new Decoder({ useRecords: false }).decode(fromHex(v.hex)))).toEqual(ccanon(v.decoded));
   });
 
   test('integers: numbers up to 4-byte heads, BigInt for 8-byte heads (as cbor-x), both signs', () => {
@@ -200,7 +200,7 @@ describe('re-encoding: roundtrip examples give the same bytes', () => {
     const value = decode(fromHex(h));
     expect(hex(encode(value)), 'default encoder').toBe(want);
     expect(hex(deterministic.encode(value)), 'deterministic: true').toBe(want);
-    expect(hex(new Encoder().encode(value)), 'new Encoder()').toBe(want);
+    expect(hex(new Encoder({ useRecords: false }).encode(value)), 'new Encoder({ useRecords: false })').toBe(want);
     if (value instanceof Map) {
       expect(hex(no259.encode(value)), 'useTag259ForMaps: false').toBe(h);
       expect(hex(no259det.encode(value)), 'useTag259ForMaps: false, deterministic').toBe(h);

@@ -5,8 +5,8 @@ import suite from 'msgpack-test-suite/dist/msgpack-test-suite.json';
 import { pack, unpack, Unpackr } from 'wirepack';
 import { hex, fromHex } from './helpers/bytes.js';
 
-const autoInt = new Unpackr({ int64AsType: 'auto' });
-const bigInt = new Unpackr({ int64AsType: 'bigint' });
+const autoInt = new Unpackr({ mapsAsObjects: true, int64AsType: 'auto' });
+const bigInt = new Unpackr({ mapsAsObjects: true, int64AsType: 'bigint' });
 const KINDS = ['nil', 'bool', 'binary', 'bignum', 'number', 'string', 'array', 'map', 'timestamp', 'ext'];
 
 const cases = [];

@@ -78,7 +78,7 @@ describe('declared lengths the input cannot supply', () => {
       }
       // the other decoding paths too
       expect(decodeError(() => new Unpackr({ codegen: false, mapsAsObjects: false }).unpack(fromHex(h + len))).code).toBe('TRUNCATED');
-      expect(decodeError(() => new Unpackr().unpackMultiple(fromHex(h + len))).code).toBe('TRUNCATED');
+      expect(decodeError(() => new Unpackr({ mapsAsObjects: true }).unpackMultiple(fromHex(h + len))).code).toBe('TRUNCATED');
     });
   });
 
@@ -103,7 +103,7 @@ describe('declared lengths the input cannot supply', () => {
         expectNextCallsWork();
       }
       expect(decodeError(() => new Decoder({ codegen: false, mapsAsObjects: false }).decode(fromHex(h))).code).toBe('TRUNCATED');
-      expect(decodeError(() => new Decoder().decodeMultiple(fromHex(h))).code).toBe('TRUNCATED');
+      expect(decodeError(() => new Decoder({ mapsAsObjects: true }).decodeMultiple(fromHex(h))).code).toBe('TRUNCATED');
     });
   });
 
@@ -123,7 +123,7 @@ describe('declared lengths the input cannot supply', () => {
       expect(e.incomplete).toBe(true);
       expect(e.offset).toBeGreaterThanOrEqual(0);
       expect(e.offset).toBeLessThan(h.length / 2);
-      expect(decodeError(() => new Decoder().decodeMultiple(fromHex(h))).code).toBe('TRUNCATED');
+      expect(decodeError(() => new Decoder({ mapsAsObjects: true }).decodeMultiple(fromHex(h))).code).toBe('TRUNCATED');
       expectNextCallsWork();
     },
   );
@@ -156,8 +156,8 @@ describe('10^6 levels of nesting', () => {
   ];
   test.each(cases)('%s: DecodeError DEPTH, no RangeError', (_name, format, bytes) => {
     const decoders = format === 'mp'
-      ? [(b) => unpack(b), (b) => new Unpackr({ codegen: false }).unpack(b), (b) => new Unpackr({ maxDepth: 100000 }).unpack(b), (b) => new Unpackr().unpackMultiple(b)]
-      : [(b) => decode(b), (b) => new Decoder({ codegen: false }).decode(b), (b) => new Decoder({ maxDepth: 100000 }).decode(b), (b) => new Decoder().decodeMultiple(b)];
+      ? [(b) => unpack(b), (b) => new Unpackr({ codegen: false }).unpack(b), (b) => new Unpackr({ maxDepth: 100000 }).unpack(b), (b) => new Unpackr({ mapsAsObjects: true }).unpackMultiple(b)]
+      : [(b) => decode(b), (b) => new Decoder({ codegen: false }).decode(b), (b) => new Decoder({ maxDepth: 100000 }).decode(b), (b) => new Decoder({ mapsAsObjects: true }).decodeMultiple(b)];
     for (const f of decoders) {
       const e = decodeError(() => f(bytes));
       expect(e.code).toBe('DEPTH');
@@ -173,16 +173,16 @@ describe('10^6 levels of nesting', () => {
   });
 
   test('99999 levels decode with maxDepth 100000 (no recursion in the builder)', () => {
-    const mp = new Unpackr({ maxDepth: 100000 }).unpack(repeat(0x91, 99999, fromHex('c0')));
+    const mp = new Unpackr({ mapsAsObjects: true, maxDepth: 100000 }).unpack(repeat(0x91, 99999, fromHex('c0')));
     let v = mp, d = 0;
     while (Array.isArray(v)) { v = v[0]; d++; }
     expect(d).toBe(99999);
     expect(v).toBe(null);
-    const cb = new Decoder({ maxDepth: 100000 }).decode(repeat(0x9f, 99999, concat('f6', repeat(0xff, 99999))));
+    const cb = new Decoder({ mapsAsObjects: true, maxDepth: 100000 }).decode(repeat(0x9f, 99999, concat('f6', repeat(0xff, 99999))));
     v = cb; d = 0;
     while (Array.isArray(v)) { v = v[0]; d++; }
     expect(d).toBe(99999);
-    const tags = new Decoder({ maxDepth: 100000 }).decode(repeat([0xd8, 0x63], 99999, fromHex('00'))); // tag 99, nested
+    const tags = new Decoder({ mapsAsObjects: true, maxDepth: 100000 }).decode(repeat([0xd8, 0x63], 99999, fromHex('00'))); // tag 99, nested
     v = tags; d = 0;
     while (v && typeof v === 'object' && 'tag' in v) { expect(v.tag).toBe(99); v = v.value; d++; }
     expect(d).toBe(99999);
@@ -252,15 +252,15 @@ function layouts(str, map, polluted) {
 describe.each([
   ['MessagePack', mstr, mmap, MP_POLLUTED, '91', [
     ['unpack', (b) => unpack(b)],
-    ['new Unpackr()', (b) => new Unpackr().unpack(b)],
-    ['new Unpackr({codegen:false})', (b) => new Unpackr({ codegen: false }).unpack(b)],
-    ['unpackMultiple', (b) => new Unpackr().unpackMultiple(concat(b, b))[1]],
+    ['new Unpackr({ mapsAsObjects: true })', (b) => new Unpackr({ mapsAsObjects: true }).unpack(b)],
+    ['new Unpackr({codegen:false})', (b) => new Unpackr({ mapsAsObjects: true, codegen: false }).unpack(b)],
+    ['unpackMultiple', (b) => new Unpackr({ mapsAsObjects: true }).unpackMultiple(concat(b, b))[1]],
   ]],
   ['CBOR', tstr, cmap, CB_POLLUTED, '81', [
     ['decode', (b) => decode(b)],
-    ['new Decoder()', (b) => new Decoder().decode(b)],
-    ['new Decoder({codegen:false})', (b) => new Decoder({ codegen: false }).decode(b)],
-    ['decodeMultiple', (b) => new Decoder().decodeMultiple(concat(b, b))[1]],
+    ['new Decoder({ mapsAsObjects: true })', (b) => new Decoder({ mapsAsObjects: true }).decode(b)],
+    ['new Decoder({codegen:false})', (b) => new Decoder({ mapsAsObjects: true, codegen: false }).decode(b)],
+    ['decodeMultiple', (b) => new Decoder({ mapsAsObjects: true }).decodeMultiple(concat(b, b))[1]],
   ]],
 ])('prototype keys, %s', (_format, str, map, polluted, array1, decoders) => {
   const shapes = layouts(str, map, polluted);
@@ -312,7 +312,7 @@ describe('prototype keys, CBOR-only paths', () => {
   test('indefinite-length map', () => {
     const bytes = fromHex('bf' + entries.map(([k, v]) => k + v).join('') + 'ff');
     for (let i = 0; i < 6; i++) expectProtoSafe(decode(bytes));
-    for (let i = 0; i < 3; i++) expectProtoSafe(new Decoder({ codegen: false }).decode(bytes));
+    for (let i = 0; i < 3; i++) expectProtoSafe(new Decoder({ mapsAsObjects: true, codegen: false }).decode(bytes));
   });
   test('keys as indefinite-length text strings (chunks)', () => {
     const chunked = (s) => '7f' + tstr(s.slice(0, 3)) + tstr(s.slice(3)) + 'ff';
@@ -329,7 +329,7 @@ describe('prototype keys, CBOR-only paths', () => {
     const shapes = layouts(tstr, cmap, POL);
     test.each(shapes)('%s: 28(map) and 29(0) are the same safe object, 6 decodes', (_n, keys, h) => {
       const bytes = fromHex('82d81c' + h + 'd81d00');
-      for (const dec of [decode, (b) => new Decoder({ codegen: false }).decode(b)]) {
+      for (const dec of [decode, (b) => new Decoder({ mapsAsObjects: true, codegen: false }).decode(b)]) {
         for (let i = 0; i < 6; i++) {
           const [a, b] = dec(bytes);
           expect(b).toBe(a);
@@ -398,7 +398,7 @@ describe('prototype keys in every header form', () => {
     ['str16 key', '81da0009' + P + MP_POLLUTED], ['str32 key', '81db00000009' + P + MP_POLLUTED],
     ['map16', 'de0001a9' + P + MP_POLLUTED], ['map32', 'df00000001a9' + P + MP_POLLUTED],
   ])('MessagePack %s', (_n, h) => {
-    for (const dec of [unpack, (b) => new Unpackr({ codegen: false }).unpack(b)]) {
+    for (const dec of [unpack, (b) => new Unpackr({ mapsAsObjects: true, codegen: false }).unpack(b)]) {
       for (let i = 0; i < 6; i++) expectProtoSafe(dec(fromHex(h)), ['__proto__']);
     }
   });
@@ -406,7 +406,7 @@ describe('prototype keys in every header form', () => {
     ['shortest heads', 'a169' + P + CB_POLLUTED], ['1-byte key length', 'a17809' + P + CB_POLLUTED],
     ['2-byte key length', 'a1790009' + P + CB_POLLUTED], ['8-byte map length', 'bb0000000000000001' + '69' + P + CB_POLLUTED],
   ])('CBOR %s', (_n, h) => {
-    for (const dec of [decode, (b) => new Decoder({ codegen: false }).decode(b)]) {
+    for (const dec of [decode, (b) => new Decoder({ mapsAsObjects: true, codegen: false }).decode(b)]) {
       for (let i = 0; i < 6; i++) expectProtoSafe(dec(fromHex(h)), ['__proto__']);
     }
   });
@@ -454,7 +454,7 @@ describe('encoder', () => {
     const v = cycles[k]();
     if (k !== 'a Set') { // sets are not a MessagePack type
       expectCycleError(() => pack(v));
-      expectCycleError(() => new Packr().pack(v));
+      expectCycleError(() => new Packr({ useRecords: false }).pack(v));
       expect(hex(pack({ x: 1 }))).toBe('81a17801');
     }
   });
@@ -468,7 +468,7 @@ describe('encoder', () => {
     for (let i = 0; i < 5000; i++) deep = [deep];
     expectCycleError(() => pack(deep));
     expectCycleError(() => encode(deep));
-    expectCycleError(() => new Packr({ maxDepth: 10 }).pack([[[[[[[[[[[[1]]]]]]]]]]]]));
+    expectCycleError(() => new Packr({ useRecords: false, maxDepth: 10 }).pack([[[[[[[[[[[[1]]]]]]]]]]]]));
     expect(hex(pack([[1]]))).toBe('919101');
   });
 

@@ -19,7 +19,7 @@ const limitAt = (fn) => {
 };
 
 describe('MessagePack limits', () => {
-  const u = new Unpackr({ maxArrayLength: 3, maxMapLength: 2, maxStrLength: 5, maxBinLength: 4, maxExtLength: 2 });
+  const u = new Unpackr({ mapsAsObjects: true, maxArrayLength: 3, maxMapLength: 2, maxStrLength: 5, maxBinLength: 4, maxExtLength: 2 });
   test('at the limit decodes, above it throws LIMIT at the item', () => {
     expect(u.unpack(pack([1, 2, 3]))).toEqual([1, 2, 3]);
     expect(limitAt(() => u.unpack(pack([1, 2, 3, 4])))).toBe(0);
@@ -43,13 +43,13 @@ describe('MessagePack limits', () => {
     }
   });
   test('maxBytes', () => {
-    const small = new Unpackr({ maxBytes: 10 });
+    const small = new Unpackr({ mapsAsObjects: true, maxBytes: 10 });
     expect(small.unpack(pack('abcdefgh'))).toBe('abcdefgh');
     expect(limitAt(() => small.unpack(pack('abcdefghij')))).toBe(0);
   });
   test('invalid limits are refused', () => {
-    expect(() => new Unpackr({ maxArrayLength: 0 })).toThrow(RangeError);
-    expect(() => new Unpackr({ maxStrLength: -1 })).toThrow(RangeError);
+    expect(() => new Unpackr({ mapsAsObjects: true, maxArrayLength: 0 })).toThrow(RangeError);
+    expect(() => new Unpackr({ mapsAsObjects: true, maxStrLength: -1 })).toThrow(RangeError);
   });
 });
 

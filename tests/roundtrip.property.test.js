@@ -111,7 +111,7 @@ describe('round trips', () => {
   });
 
   test('BigInts in int64/uint64 range', () => {
-    const asBig = new Unpackr({ int64AsType: 'bigint' });
+    const asBig = new Unpackr({ mapsAsObjects: true, int64AsType: 'bigint' });
     fc.assert(fc.property(fc.oneof(int64, uint64, fc.bigInt({ min: -300n, max: 300n })), (b) => {
       expect(roundtrip(b, asBig)).toBe(b);
       expect(roundtrip(b)).toBe(b); // 'bigint' is the default
@@ -120,9 +120,9 @@ describe('round trips', () => {
   });
 
   test('BigInts with int64AsType number / string / auto', () => {
-    const num = new Unpackr({ int64AsType: 'number' });
-    const str = new Unpackr({ int64AsType: 'string' });
-    const auto = new Unpackr({ int64AsType: 'auto' });
+    const num = new Unpackr({ mapsAsObjects: true, int64AsType: 'number' });
+    const str = new Unpackr({ mapsAsObjects: true, int64AsType: 'string' });
+    const auto = new Unpackr({ mapsAsObjects: true, int64AsType: 'auto' });
     fc.assert(fc.property(fc.oneof(int64, uint64), (b) => {
       const p = pack(b);
       expect(num.unpack(p)).toBe(Number(b));
@@ -170,8 +170,8 @@ describe('Maps', () => {
   });
 
   test('a Packr instance round-trips like the free functions', () => {
-    const p = new Packr();
-    const u = new Unpackr();
+    const p = new Packr({ useRecords: false });
+    const u = new Unpackr({ mapsAsObjects: true });
     fc.assert(fc.property(anyValue, (v) => {
       const b = p.pack(v);
       expect(hex(b)).toBe(hex(pack(v)));

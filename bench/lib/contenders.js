@@ -398,8 +398,75 @@ export const cborXPacked = {
   },
 };
 
+// wirepack in the peers' other modes, each compared with the same mode of the peer (issue 5).
+
+/** wirepack with shared record structures, as msgpackr-records. */
+export const wirepackRecords = {
+  id: 'wirepack-records',
+  role: 'subject',
+  load: loadWirepack,
+  create: (lib) => {
+    const packr = new lib.Packr({ structures: [] });
+    return {
+      encode: (obj) => packr.pack(obj),
+      decode: (buf) => packr.unpack(buf),
+      encodeLabel: 'wirepack w/ shared structures: packr.pack(obj);',
+      decodeLabel: 'wirepack w/ shared structures: packr.unpack(buf);',
+    };
+  },
+};
+
+/** wirepack with bundled strings, as msgpackr-bundled-strings. */
+export const wirepackBundled = {
+  id: 'wirepack-bundled-strings',
+  role: 'subject',
+  load: loadWirepack,
+  create: (lib) => {
+    const packr = new lib.Packr({ bundleStrings: true, structures: [] });
+    return {
+      encode: (obj) => packr.pack(obj),
+      decode: (buf) => packr.unpack(buf),
+      encodeLabel: 'wirepack bundled strings packr.pack(obj);',
+      decodeLabel: 'wirepack bundled strings packr.unpack(buf);',
+    };
+  },
+};
+
+/** wirepack/cbor with records, as cbor-x-records. */
+export const wirepackCborRecords = {
+  id: 'wirepack/cbor-records',
+  role: 'subject',
+  load: loadWirepackCbor,
+  create: (lib) => {
+    const encoder = new lib.Encoder({ useRecords: true });
+    return {
+      encode: (obj) => encoder.encode(obj),
+      decode: (buf) => encoder.decode(buf),
+      encodeLabel: 'wirepack/cbor w/ records: encoder.encode(obj);',
+      decodeLabel: 'wirepack/cbor w/ records: encoder.decode(buf);',
+    };
+  },
+};
+
+/** wirepack/cbor packed (tags 6/51), as cbor-x-packed. */
+export const wirepackCborPacked = {
+  id: 'wirepack/cbor-packed',
+  role: 'subject',
+  load: loadWirepackCbor,
+  create: (lib) => {
+    const encoder = new lib.Encoder({ useRecords: false, pack: true });
+    return {
+      encode: (obj) => encoder.encode(obj),
+      decode: (buf) => encoder.decode(buf),
+      encodeLabel: 'wirepack/cbor packed: encoder.encode(obj);',
+      decodeLabel: 'wirepack/cbor packed: encoder.decode(buf);',
+    };
+  },
+};
+
 /** Every contender, found by `key ?? id` (the memory suite's child processes look them up here). */
 export const ALL_CONTENDERS = [
   wirepack, msgpackr, msgpackrRecords, msgpackrRandomAccess, msgpackrBundled, msgpackMsgpack, msgpackLite,
   notepack, msgpack5, json, jsonString, wirepackCbor, cborX, cborXRecords, cborXPacked, nodeCbor,
+  wirepackRecords, wirepackBundled, wirepackCborRecords, wirepackCborPacked,
 ];

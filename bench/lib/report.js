@@ -4,7 +4,7 @@
 export const int = (x) => (x == null || !Number.isFinite(x) ? 'n/a' : Math.round(x).toLocaleString('en-US'));
 const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 export const ratio = (x) => (x == null || !Number.isFinite(x) ? 'n/a' : `${x.toFixed(2)}x`);
-export const REFERENCE_NOTE = '(no wirepack equivalent yet)';
+export const REFERENCE_NOTE = '(another mode: see its own table)';
 
 /** Pads a table (array of rows of strings) into aligned markdown; align: 'l' | 'r' per column. */
 export function table(header, rows, align) {

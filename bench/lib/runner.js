@@ -159,7 +159,8 @@ export function runInput(input, contenders, cfg, log) {
   const slots = [];
   const key = probeKey(input.doc);
   for (const c of contenders) {
-    const p = c.loadError ? { fail: `did not load: ${c.loadError}` } : prepare(c, c.loaded, input);
+    // input.prepare: an input with its own encode/verify step (the streams of bench/suites/varied.js)
+    const p = c.loadError ? { fail: `did not load: ${c.loadError}` } : (input.prepare ?? prepare)(c, c.loaded, input);
     if (p.fail) {
       failed.push({ id: c.id, reason: p.fail });
       log(`  FAILED ${c.id}: ${p.fail}`);

@@ -73,7 +73,9 @@ export async function runStandardSuite(suite, ctx) {
     out();
     out(`${h}# ${input.file} (${input.bytes.toLocaleString('en-US')} B of JSON)`);
     for (const v of views) {
-      const vrows = v.ids ? v.ids.map((id) => rows.filter((r) => r.id === id)).flat() : rows;
+      let vrows = v.ids ? v.ids.map((id) => rows.filter((r) => r.id === id)).flat() : rows;
+      // a view of one mode (records, bundled strings, packed) compares with the peers' same mode
+      if (v.peers) vrows = vrows.map((r) => (v.peers.includes(r.id) ? { ...r, role: 'peer' } : r));
       const ratios = computeRatios(vrows, v.subject);
       const ratiosCpu = computeRatios(vrows, v.subject, 'cpuOpsPerSec');
       res.views.push({ subject: v.subject, title: v.title ?? null, ids: vrows.map((r) => r.id), ratios, ratiosCpu });

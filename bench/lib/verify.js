@@ -42,7 +42,8 @@ export function firstDiff(actual, expected, where = '$') {
     return null;
   }
   if (ArrayBuffer.isView(expected)) {
-    if (!ArrayBuffer.isView(actual) || actual.byteLength !== expected.byteLength) return mismatch();
+    // same kind of view (a Buffer is a Uint8Array): a Float32Array read back as bytes is not the input
+    if (!ArrayBuffer.isView(actual) || !(actual instanceof expected.constructor) || actual.byteLength !== expected.byteLength) return mismatch();
     const a = new Uint8Array(actual.buffer, actual.byteOffset, actual.byteLength);
     const e = new Uint8Array(expected.buffer, expected.byteOffset, expected.byteLength);
     for (let i = 0; i < e.length; i++) if (a[i] !== e[i]) return `${where}: bytes differ at ${i}`;

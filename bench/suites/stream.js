@@ -1,14 +1,16 @@
 // The stream benchmark of msgpack-lite (also in msgpackr as tests/benchmark-stream.cjs): the fluentd
-// message ["tag",[[1440949922,{"message":"hi there"}]]] x 1,000,000. wirepack has no streams yet,
-// so its rows, and the msgpackr and msgpack-lite rows they are compared with, are a plain loop of
-// encode (decode) calls; the streams of msgpackr and msgpack-lite, as those files time them, are
-// reference rows. Each task runs once per round, in an order rotated by the round; ms is the median
-// round.
+// message ["tag",[[1440949922,{"message":"hi there"}]]] x 1,000,000 through real streams: wirepack's
+// PackrStream/UnpackrStream next to msgpackr's PackrStream/UnpackrStream and msgpack-lite's
+// createEncodeStream/createDecodeStream (encode: one write per message; decode: the library's own
+// encoder stream output for 100 messages, written N / 100 times). A plain loop of pack/unpack calls
+// per library is kept as informational rows. CBOR: wirepack/cbor's EncoderStream/DecoderStream next
+// to cbor-x's, the same way (ratios within each format). Each task runs once per round, in an order
+// rotated by the round; ms is the median round.
 import { loadContenders, contenderLine } from '../lib/standard.js';
-import { table, int, ratio, REFERENCE_NOTE } from '../lib/report.js';
+import { table, int, ratio } from '../lib/report.js';
 import { firstDiff } from '../lib/verify.js';
 import { median } from '../lib/runner.js';
-import { wirepack, msgpackr, msgpackLite } from '../lib/contenders.js';
+import { wirepack, msgpackr, msgpackLite, wirepackCbor, cborX } from '../lib/contenders.js';
 
 const DATA = ['tag', [[1440949922, { message: 'hi there' }]]];
 const JOIN = 100; // messages per chunk written to the decode streams, as in the original
@@ -42,18 +44,18 @@ export default {
     const { cfg, out, log, cache, h } = ctx;
     const N = Math.max(JOIN, Math.round(cfg.streamCount / JOIN) * JOIN); // whole 100-message chunks
     const rounds = cfg.quick ? 2 : 3;
-    const contenders = await loadContenders([wirepack, msgpackr, msgpackLite], cfg, cache);
+    const contenders = await loadContenders([wirepack, msgpackr, msgpackLite, wirepackCbor, cborX], cfg, cache);
     out(`${h} stream: the fluentd message x ${N.toLocaleString('en-US')} (msgpack-lite's and msgpackr's stream benchmark)`);
     out();
     out(
-      `wirepack has no stream API yet, so this suite times it as a **plain loop**: ${N.toLocaleString('en-US')} calls of ` +
-        '`pack(obj)` (`unpack(buf)` on the 30-byte message), against the same loop with msgpackr and msgpack-lite. ' +
-        "The streams that msgpackr's tests/benchmark-stream.cjs and msgpack-lite's benchmark time (`new PackrStream().write(obj)` " +
-        '/ `new UnpackrStream().write(buf)` with 100-message chunks carrying msgpackr records, `msgpack.createEncodeStream()` / ' +
-        `\`createDecodeStream()\` with 100-message chunks) are reference rows ${REFERENCE_NOTE}. ${rounds} rounds, each running ` +
-        'every task once in rotated order; ms is the median round, spread the slowest and fastest round.',
+      `Streams: ${N.toLocaleString('en-US')} writes of the message to \`new PackrStream()\` (wirepack, msgpackr; records in sequential ` +
+        'mode, as both do by default) and `msgpack.createEncodeStream()` (msgpack-lite); decode: each library\'s own encoder-stream ' +
+        `output for ${JOIN} messages written ${(N / JOIN).toLocaleString('en-US')} times to \`new UnpackrStream()\` / ` +
+        '`msgpack.createDecodeStream()`, as msgpackr\'s tests/benchmark-stream.cjs. The plain loops of `pack(obj)` / `unpack(buf)` ' +
+        `calls are informational rows. ${rounds} rounds, each running every task once in rotated order; ms is the median round, ` +
+        'spread the slowest and fastest round. CBOR: the same through wirepack/cbor\'s and cbor-x\'s `EncoderStream` / ' +
+        '`DecoderStream` (records in sequential mode, as both do by default), compared with each other.',
     );
-    out();
     for (const c of contenders) out(contenderLine(c));
     const result = { name: 'stream', title: this.title, inputs: [], headline: [], failures: [] };
     const tasks = [];
@@ -65,10 +67,12 @@ export default {
     // plain loops
     for (const c of contenders) {
       const names = { wirepack: ['pack', 'unpack'], msgpackr: ['pack', 'unpack'], 'msgpack-lite': ['encode', 'decode'] }[c.id];
+      if (!names) continue; // CBOR: streams only
       const labels = [`loop: require("${c.id}").${names[0]}(obj);`, `loop: require("${c.id}").${names[1]}(buf);`];
+      const loopId = `${c.id} loop`;
       if (c.loadError) {
-        failed(c.id, 'encode', labels[0], c.role, `did not load: ${c.loadError}`);
-        failed(c.id, 'decode', labels[1], c.role, `did not load: ${c.loadError}`);
+        failed(loopId, 'encode', labels[0], 'loop', `did not load: ${c.loadError}`);
+        failed(loopId, 'decode', labels[1], 'loop', `did not load: ${c.loadError}`);
         continue;
       }
       const enc = c.loaded.lib[names[0]];
@@ -80,19 +84,31 @@ export default {
         const diff = firstDiff(dec(packed), DATA);
         if (diff) throw new Error(`decoded value differs from the input: ${diff}`);
       } catch (err) {
-        failed(c.id, 'encode', labels[0], c.role, err.message);
-        failed(c.id, 'decode', labels[1], c.role, err.message);
+        failed(loopId, 'encode', labels[0], 'loop', err.message);
+        failed(loopId, 'decode', labels[1], 'loop', err.message);
         continue;
       }
-      tasks.push({ id: c.id, op: 'encode', role: c.role, label: labels[0], size: packed.length, run: loopTask(enc, DATA, 'encode', labels[0]) });
-      tasks.push({ id: c.id, op: 'decode', role: c.role, label: labels[1], size: packed.length, run: loopTask(dec, packed, 'decode', labels[1]) });
+      tasks.push({ id: loopId, op: 'encode', role: 'loop', label: labels[0], size: packed.length, run: loopTask(enc, DATA, 'encode', labels[0]) });
+      tasks.push({ id: loopId, op: 'decode', role: 'loop', label: labels[1], size: packed.length, run: loopTask(dec, packed, 'decode', labels[1]) });
     }
 
-    // reference rows: the streams
-    const mr = contenders.find((c) => c.id === 'msgpackr');
+    // the streams: wirepack's and msgpackr's PackrStream/UnpackrStream
     const lite = contenders.find((c) => c.id === 'msgpack-lite');
-    if (mr && !mr.loadError) {
-      const { PackrStream, UnpackrStream, pack } = mr.loaded.lib;
+    for (const c of contenders) {
+      if (c.id !== 'wirepack' && c.id !== 'msgpackr') continue;
+      const encLabel = `new PackrStream().write(obj); (${c.id})`;
+      const decLabel = `new UnpackrStream().write(buf); (${c.id})`;
+      if (c.loadError) {
+        failed(c.id, 'encode', encLabel, c.role, `did not load: ${c.loadError}`);
+        failed(c.id, 'decode', decLabel, c.role, `did not load: ${c.loadError}`);
+        continue;
+      }
+      const { PackrStream, UnpackrStream, pack } = c.loaded.lib;
+      if (typeof PackrStream !== 'function' || typeof UnpackrStream !== 'function') {
+        failed(c.id, 'encode', encLabel, c.role, 'no PackrStream/UnpackrStream export');
+        failed(c.id, 'decode', decLabel, c.role, 'no PackrStream/UnpackrStream export');
+        continue;
+      }
       // the decode input: PackrStream's output for 100 messages (records), written N / 100 times
       const blocks = [];
       const s = new PackrStream();
@@ -101,7 +117,7 @@ export default {
       const joined = Buffer.concat(blocks);
       const size = pack(DATA).length;
       tasks.push({
-        id: 'msgpackr PackrStream', op: 'encode', role: 'reference', label: 'new PackrStream().write(obj);', size,
+        id: c.id, op: 'encode', role: c.role, label: encLabel, size,
         run: async (n) => {
           const stream = new PackrStream();
           let chunks = 0;
@@ -118,9 +134,62 @@ export default {
         check: async (r, n) => (r.count === n ? null : `${r.count} chunks for ${n} writes`),
       });
       tasks.push({
-        id: 'msgpackr UnpackrStream', op: 'decode', role: 'reference', label: 'new UnpackrStream().write(buf);', size,
+        id: c.id, op: 'decode', role: c.role, label: decLabel, size,
         run: async (n) => {
           const stream = new UnpackrStream();
+          let count = 0;
+          let last = null;
+          const done = streamDone(stream, (v) => {
+            count++;
+            last = v;
+          });
+          for (let j = 0; j < n / JOIN; j++) stream.write(joined);
+          stream.end();
+          await done;
+          return { count, last };
+        },
+        check: async (r, n) => (r.count !== n ? `${r.count} values for ${n} messages` : firstDiff(r.last, DATA)),
+      });
+    }
+    // CBOR streams: wirepack/cbor's and cbor-x's EncoderStream/DecoderStream
+    for (const c of contenders) {
+      if (c.id !== 'wirepack/cbor' && c.id !== 'cbor-x') continue;
+      const encLabel = `new EncoderStream().write(obj); (${c.id})`;
+      const decLabel = `new DecoderStream().write(buf); (${c.id})`;
+      const fail = (reason) => {
+        failed(c.id, 'encode', encLabel, c.role, reason);
+        failed(c.id, 'decode', decLabel, c.role, reason);
+        tasks[tasks.length - 1].group = tasks[tasks.length - 2].group = 'cbor';
+      };
+      if (c.loadError) { fail(`did not load: ${c.loadError}`); continue; }
+      const { EncoderStream, DecoderStream, encode } = c.loaded.lib;
+      if (typeof EncoderStream !== 'function' || typeof DecoderStream !== 'function') { fail('no EncoderStream/DecoderStream export'); continue; }
+      const blocks = [];
+      const s = new EncoderStream();
+      s.on('data', (b) => blocks.push(b));
+      for (let j = 0; j < JOIN; j++) s.write(DATA);
+      await new Promise((resolve) => setImmediate(resolve)); // (cbor-x's EncoderStream pushes asynchronously)
+      const joined = Buffer.concat(blocks);
+      const size = encode(DATA).length;
+      tasks.push({
+        id: c.id, group: 'cbor', op: 'encode', role: c.role, label: encLabel, size,
+        run: async (n) => {
+          const stream = new EncoderStream();
+          let bytes = 0;
+          const done = streamDone(stream, (b) => {
+            bytes += b.length;
+          });
+          for (let j = 0; j < n; j++) stream.write(DATA);
+          stream.end();
+          await done;
+          return { bytes };
+        },
+        check: async (r, n) => (r.bytes >= n * 10 ? null : `${r.bytes} bytes for ${n} writes`),
+      });
+      tasks.push({
+        id: c.id, group: 'cbor', op: 'decode', role: c.role, label: decLabel, size,
+        run: async (n) => {
+          const stream = new DecoderStream();
           let count = 0;
           let last = null;
           const done = streamDone(stream, (v) => {
@@ -140,7 +209,7 @@ export default {
       const packed = msgpack.encode(DATA);
       const packjoin = Buffer.concat(Array.from({ length: JOIN }, () => packed));
       tasks.push({
-        id: 'msgpack-lite createEncodeStream', op: 'encode', role: 'reference', label: 'msgpack.createEncodeStream().write(obj);', size: packed.length,
+        id: 'msgpack-lite', op: 'encode', role: 'peer', label: 'msgpack.createEncodeStream().write(obj);', size: packed.length,
         run: async (n) => {
           const stream = msgpack.createEncodeStream();
           let bytes = 0;
@@ -155,7 +224,7 @@ export default {
         check: async (r, n) => (r.count === n ? null : `${r.count} messages' worth of bytes for ${n} writes`),
       });
       tasks.push({
-        id: 'msgpack-lite createDecodeStream', op: 'decode', role: 'reference', label: 'msgpack.createDecodeStream().write(buf);', size: packed.length,
+        id: 'msgpack-lite', op: 'decode', role: 'peer', label: 'msgpack.createDecodeStream().write(buf);', size: packed.length,
         run: async (n) => {
           const stream = msgpack.createDecodeStream();
           let count = 0;
@@ -220,32 +289,43 @@ export default {
     }
     log(`[${ctx.pass}] [stream] done in ${(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(1)} s`);
 
-    const ratios = {};
-    for (const op of ['encode', 'decode']) {
-      const s = tasks.find((t) => t.id === 'wirepack' && t.op === op && !t.failed);
-      if (!s) continue;
-      const vs = {};
-      let best = null;
-      let bestRef = null;
-      for (const t of tasks) {
-        if (t.op !== op || t === s || t.failed) continue;
-        vs[t.id] = s.opsPerSec / t.opsPerSec;
-        if (t.role === 'peer' && (!best || t.opsPerSec > best.opsPerSec)) best = t;
-        if (t.role === 'reference' && (!bestRef || t.opsPerSec > bestRef.opsPerSec)) bestRef = t;
+    // ratios within a format: the wirepack stream against the other streams of that format
+    const GROUPS = [
+      { group: 'msgpack', subject: 'wirepack', loop: 'wirepack loop' },
+      { group: 'cbor', subject: 'wirepack/cbor', loop: null },
+    ];
+    const groupOf = (t) => t.group || 'msgpack';
+    const ratiosByGroup = {};
+    for (const g of GROUPS) {
+      const ratios = (ratiosByGroup[g.group] = {});
+      for (const op of ['encode', 'decode']) {
+        const s = tasks.find((t) => t.id === g.subject && t.op === op && !t.failed);
+        if (!s) continue;
+        const vs = {};
+        let best = null;
+        let bestRef = null;
+        for (const t of tasks) {
+          if (groupOf(t) !== g.group || t.op !== op || t === s || t.failed) continue;
+          vs[t.id] = s.opsPerSec / t.opsPerSec;
+          if (t.role === 'peer' && (!best || t.opsPerSec > best.opsPerSec)) best = t;
+          if (t.id === g.loop) bestRef = t; // wirepack's own plain loop: the stream's overhead
+        }
+        ratios[op] = {
+          opsPerSec: s.opsPerSec,
+          vs,
+          bestPeer: best ? { id: best.id, opsPerSec: best.opsPerSec, ratio: s.opsPerSec / best.opsPerSec } : null,
+          bestRef: bestRef ? { id: bestRef.id, opsPerSec: bestRef.opsPerSec, ratio: s.opsPerSec / bestRef.opsPerSec } : null,
+        };
       }
-      ratios[op] = {
-        opsPerSec: s.opsPerSec,
-        vs,
-        bestPeer: best ? { id: best.id, opsPerSec: best.opsPerSec, ratio: s.opsPerSec / best.opsPerSec } : null,
-        bestRef: bestRef ? { id: bestRef.id, opsPerSec: bestRef.opsPerSec, ratio: s.opsPerSec / bestRef.opsPerSec } : null,
-      };
     }
+    const ratios = ratiosByGroup.msgpack;
     const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
-    const header = [`operation (${N.toLocaleString('en-US')} x ${rounds} rounds)`, 'op', 'ms', 'op/s', 'size', 'spread (min / max vs median)', 'wirepack / this'];
+    const header = [`operation (${N.toLocaleString('en-US')} x ${rounds} rounds)`, 'op', 'ms', 'op/s', 'size', 'spread (min / max vs median)', 'wirepack (same format) / this'];
     const body = tasks.map((t) => {
-      const label = t.role === 'reference' ? `${t.label} ${REFERENCE_NOTE}` : t.label;
+      const label = t.label;
       if (t.failed) return [label, '', '', 'FAILED', '', '', ''];
-      const rel = t.id === 'wirepack' ? '1.00x' : ratio(ratios[t.op]?.vs[t.id]);
+      const g = GROUPS.find((x) => x.group === groupOf(t));
+      const rel = t.id === g.subject ? '1.00x' : ratio(ratiosByGroup[g.group][t.op]?.vs[t.id]);
       return [label, int(N), int(t.medianMs), int(t.opsPerSec), int(t.size), `${pct(t.minMs / t.medianMs - 1)} / ${pct(t.maxMs / t.medianMs - 1)}`, rel];
     });
     out();
@@ -253,18 +333,20 @@ export default {
     out();
     out(table(header, body, ['l', 'r', 'r', 'r', 'r', 'r', 'r']));
     out();
-    for (const op of ['encode', 'decode']) {
-      const r = ratios[op];
-      if (!r) {
-        out(`- wirepack, ${op}: FAILED, no ratio`);
-        result.headline.push({ suite: 'stream', subject: 'wirepack', input: `fluentd x ${N}`, op, failed: true });
-        continue;
+    for (const g of GROUPS) {
+      for (const op of ['encode', 'decode']) {
+        const r = ratiosByGroup[g.group][op];
+        if (!r) {
+          out(`- ${g.subject}, ${op}: FAILED, no ratio`);
+          result.headline.push({ suite: 'stream', subject: g.subject, input: `fluentd x ${N}`, op, failed: true });
+          continue;
+        }
+        out(
+          `- ${g.subject} stream / best peer stream, ${op}: **${ratio(r.bestPeer?.ratio)}** (best peer: ${r.bestPeer?.id ?? 'none'})` +
+            (r.bestRef ? `; wirepack stream / wirepack plain loop: ${ratio(r.bestRef.ratio)}` : ''),
+        );
+        result.headline.push({ suite: 'stream', subject: g.subject, input: `fluentd x ${N}`, op, failed: false, opsPerSec: r.opsPerSec, bestPeer: r.bestPeer, bestRef: r.bestRef });
       }
-      out(
-        `- wirepack (plain loop) / best plain-loop peer, ${op}: **${ratio(r.bestPeer?.ratio)}** (best peer: ${r.bestPeer?.id ?? 'none'})` +
-          (r.bestRef ? `; fastest stream (reference): ${r.bestRef.id}, wirepack loop / it ${ratio(r.bestRef.ratio)}` : ''),
-      );
-      result.headline.push({ suite: 'stream', subject: 'wirepack', input: `fluentd x ${N}`, op, failed: false, opsPerSec: r.opsPerSec, bestPeer: r.bestPeer, bestRef: r.bestRef });
     }
     for (const t of tasks) if (t.failed) out(`- FAILED ${t.id} ${t.op}: ${t.failed}`);
     result.inputs.push({
@@ -272,6 +354,7 @@ export default {
       rounds,
       rows: tasks.map(({ run, check, ...rest }) => rest),
       ratios,
+      cborRatios: ratiosByGroup.cbor,
     });
     return result;
   },

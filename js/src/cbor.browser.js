@@ -3,3 +3,5 @@
 import './load.browser.js';
 
 export * from './cbor.js';
+export { cborEncodeIter as encodeIter, cborDecodeIter as decodeIter, cborEncodeAsIterable as encodeAsIterable, cborEncodeAsAsyncIterable as encodeAsAsyncIterable } from './iterators.js';
+export { CborEncoderTransformStream as EncoderTransformStream, CborDecoderTransformStream as DecoderTransformStream } from './webstream.js';

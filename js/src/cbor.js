@@ -4,22 +4,25 @@
  * as MessagePack and encodes the same encode tape, so the value builder and walker are shared;
  * this module adds what is CBOR's own: tags, simple values, and the types they carry.
  */
-import { Unpackr, TapeReader } from './decode.js';
-import { Packr, Tape, writeBytes, writeHeader } from './encode.js';
+import { Unpackr, TapeReader, roundFloat32 } from './decode.js';
+import { Packr, Tape, writeBytes, writeHeader, FLOAT32_OPTIONS } from './encode.js';
 import { diagnose } from './diagnose.js';
+import { DecodeError } from './errors.js';
+import { encodeAsIterableWith, encodeAsAsyncIterableWith } from './iterators.js';
 
-export { DecodeError } from './errors.js';
+export { DecodeError };
 export { init, initSync, isInitialized } from './runtime.js';
-export { diagnose };
+export { diagnose, FLOAT32_OPTIONS, roundFloat32 };
+export const { NEVER, ALWAYS, DECIMAL_ROUND, DECIMAL_FIT } = FLOAT32_OPTIONS;
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
 // Encode tags (csrc/wirepack.h)
 const E_U64 = 9, E_I64 = 8, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_TAG = 18, E_SIMPLE = 19, E_N64 = 20;
-const E_F64 = 6, E_UINT = 5, E_PAD = 21;
+const E_F64 = 6, E_UINT = 5, E_PAD = 21, E_BOFF = 40, E_BHERE = 41;
 const ESC = 0xffffff;
 // CBOR encoder flags
-const DETERMINISTIC = 1, FLOAT64 = 2, INDEFINITE = 4;
+const DETERMINISTIC = 1, FLOAT64 = 2, INDEFINITE = 4, F64_ENTRIES = 8;
 
 /** A tagged value of a tag wirepack does not interpret; encodes back to the same tag. */
 export class Tag {
@@ -139,18 +142,128 @@ function bytesFromBig(v) {
   return out;
 }
 
+/* ------------------------------------------------------------------ records, packing */
+
+// cbor-x's record extension (github.com/kriszyp/cbor-records) and Packed CBOR
+// (draft-ietf-cbor-packed), as cbor-x 1.6.9 writes and reads them.
+const LEGACY_RECORD = 105;          // [id, keys, ...values], read after its item (as cbor-x)
+const RECORD_DEFINITIONS = 0xdffe;  // [firstId, keys0, keys1, ..., value]
+const RECORD_INLINE = 0xdfff;       // [id, keys, ...values]: defines id, and is the first record
+const RECORD_FIRST = 0xe000;        // tags 0xe000 + id (id 0..8191): [...values] of record id
+const SHARED_DATA_TAG = 0x53687264; // 'Shrd': the version of saved structures
+const PACKED_TABLE = 51, PACKED_REF = 6;
+/** Marker tags wp_cbor.c puts around the keys of a record definition (low 16 bits: its id)
+ * and around the three tables of a packed item (low bits: element 0..2), so that they reach
+ * decodeTag before the items after them are built. Real tags this high are not interpreted. */
+const MARK_REC = 0xffffffffffff0000n, MARK_PACK = 0xfffffffffffe0000n, MARK_BUNDLE = 0xfffffffffffd0000n;
+/** cbor-x's bundled strings: tag 0xdff9 [offset, ...], tags 14 (non-Latin) and 15 (Latin) n. */
+const BUNDLE_TAG = 0xdff9, BUNDLE_MAX = 0xf000;
+const NON_LATIN = /[\u0080-\uFFFF]/;
+
+/**
+ * A property name as cbor-x makes it (safeKey), except that `__proto__` stays `__proto__` (an own
+ * data property; cbor-x renames it `__proto_`): strings, numbers, booleans, BigInts, null and
+ * undefined become their text; anything else cannot be a property name.
+ * @param {unknown} k
+ * @returns {string}
+ */
+function propKey(k) {
+  if (typeof k === 'string') return k;
+  if (typeof k === 'number' || typeof k === 'boolean' || typeof k === 'bigint') return k.toString();
+  if (k == null) return k + '';
+  throw new DecodeError('BAD_RECORD', 0, 'Invalid property name type ' + typeof k);
+}
+
+/** @param {Record<string, unknown>} o @param {string} k @param {unknown} v */
+function setProp(o, k, v) {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[k] = v;
+}
+
+/**
+ * Packed CBOR affixes (cbor-x's combine).
+ * @param {any} a @param {any} b
+ */
+function combine(a, b) {
+  if (typeof a === 'string') return a + b;
+  if (Array.isArray(a)) return a.concat(b);
+  return Object.assign({}, a, b);
+}
+
+/** The state of one decode call (records defined so far, the packed table). */
+class DecodeState {
+  /** @param {Decoder} d */
+  constructor(d) {
+    /** record id -> keys; a Decoder's `structures` when it has them (they persist, as cbor-x) */
+    /** @type {any[]} */
+    this.recs = d.structures || [];
+    /** packed values (simple 0-15, tag 6) with `prefixes` and `suffixes` */
+    /** @type {any} */
+    this.packed = d.sharedValues ? (d.packOption ? new Array(d.maxPrivatePackedValues || 16).concat(d.sharedValues) : d.sharedValues) : null;
+    /** Maps that stay Maps under keyMap (tag 259) */
+    /** @type {WeakSet<Map<any, any>> | null} */
+    this.keep = null;
+    /** the shared-data object of a saved structures file, completed by its tag 0xdffe */
+    /** @type {any} */
+    this.shrd = null;
+    /** bundled strings in effect: [non-Latin, Latin] and how much of each is used */
+    /** @type {string[] | null} */
+    this.bundle = null;
+    this.b0 = 0;
+    this.b1 = 0;
+  }
+}
+
 /* ------------------------------------------------------------------ decoder */
 
 /**
- * @typedef {import('./decode.js').UnpackOptions} DecoderOptions
+ * @typedef {import('./decode.js').UnpackOptions & {
+ *   keyMap?: Record<string, any>,
+ *   sharedValues?: any[],
+ *   pack?: boolean,
+ *   maxPrivatePackedValues?: number,
+ *   bundleStrings?: boolean,
+ * }} DecoderOptions
  */
 
 /** A CBOR decoder with options (cbor-x's Decoder). */
 export class Decoder extends Unpackr {
   /** @param {Readonly<DecoderOptions>} [options] */
   constructor(options) {
-    super(options);
+    let o = options;
+    // cbor-x: a keyMap turns records off and maps into objects (unless useRecords is set)
+    if (o && o.keyMap && !o.useRecords) o = { ...o, useRecords: false, mapsAsObjects: true };
+    super(o);
+    const self = /** @type {any} */ (this);
+    // option names that are methods here (cbor-x keeps every option on the instance)
+    if (typeof self.pack !== 'function') delete self.pack;
     this.cbor = true;
+    /** @type {boolean} */
+    this.packOption = !!(o && o.pack);
+    /** @type {Record<string, any> | null} */
+    this.keyMap = (o && o.keyMap) || null;
+    /** value -> key, for keyMap @type {Map<any, any> | null} */
+    this.mapKey = null;
+    if (this.keyMap) {
+      this.mapKey = new Map();
+      for (const [k, v] of Object.entries(this.keyMap)) this.mapKey.set(v, k);
+      // maps arrive as Maps (keys keep their types) and are turned into objects after
+      this.flags &= ~1;
+    }
+    /** @type {(() => any) | null} cbor-x's getShared */
+    this.getShared = (o && (/** @type {any} */ (o).getShared || o.getStructures)) || null;
+    /** @type {any[] | undefined} */
+    this.sharedValues = o && o.sharedValues;
+    /** @type {number | undefined} */
+    this.maxPrivatePackedValues = o && o.maxPrivatePackedValues;
+    /** the state of the decode call in progress (saved and restored around nested calls) */
+    /** @type {DecodeState | null} */
+    this.st = null;
+  }
+
+  /** @returns {DecodeState} */
+  state() {
+    return this.st || (this.st = new DecodeState(this));
   }
 
   /**
@@ -159,18 +272,93 @@ export class Decoder extends Unpackr {
    * @returns {any}
    */
   decode(source) {
-    return this.unpack(source);
+    const saved = this.st;
+    this.st = null;
+    try {
+      const v = this.unpack(source);
+      return this.mapKey === null ? v : this.unmapKeys(v);
+    } finally {
+      this.st = saved;
+    }
   }
 
   /**
    * Decode a CBOR sequence (RFC 8742). Returns the items, or calls forEach(item) for each and
-   * stops when it returns false.
+   * stops when it returns false. Records defined by an item stay defined for the items after
+   * it (as cbor-x). A truncated last item throws a DecodeError with `incomplete`, the items
+   * before it (`values`) and where it starts (`lastPosition`).
    * @param {Uint8Array | ArrayBuffer | DataView} source
    * @param {(value: any) => unknown} [forEach]
    * @returns {any[] | undefined}
    */
   decodeMultiple(source, forEach) {
-    return this.unpackMultiple(source, forEach && ((v) => forEach(v)));
+    const saved = this.st;
+    this.st = null;
+    try {
+      if (this.mapKey === null) return this.unpackMultiple(source, forEach && ((v) => forEach(v)));
+      const out = this.unpackMultiple(source, forEach && ((v) => forEach(this.unmapKeys(v))));
+      return out && out.map((v) => this.unmapKeys(v));
+    } catch (e) {
+      if (this.mapKey !== null && e instanceof DecodeError && e.values) e.values = e.values.map((v) => this.unmapKeys(v));
+      throw e;
+    } finally {
+      this.st = saved;
+    }
+  }
+
+  /**
+   * keyMap: a key as it was before mapping (cbor-x's decodeKey).
+   * @param {any} k
+   */
+  decodeKey(k) {
+    return (this.mapKey !== null && this.mapKey.get(k)) || k;
+  }
+
+  /**
+   * keyMap: maps (which arrive as Maps) become objects with their keys mapped back; Maps from
+   * tag 259 stay Maps; a map with a key that cannot be a property name stays a Map.
+   * @param {any} v
+   * @returns {any}
+   */
+  unmapKeys(v) {
+    if (v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) v[i] = this.unmapKeys(v[i]);
+      return v;
+    }
+    if (v instanceof Map) {
+      const keep = this.st !== null && this.st.keep !== null && this.st.keep.has(v);
+      let plain = !keep && this.mapsAsObjects;
+      if (plain) {
+        for (const k of v.keys()) {
+          const t = typeof k;
+          if (k !== null && k !== undefined && t !== 'string' && t !== 'number' && t !== 'boolean' && t !== 'bigint') { plain = false; break; }
+        }
+      }
+      if (plain) {
+        /** @type {Record<string, unknown>} */
+        const o = {};
+        for (const [k, x] of v) setProp(o, propKey(this.decodeKey(k)), this.unmapKeys(x));
+        return o;
+      }
+      const m = new Map();
+      for (const [k, x] of v) m.set(keep ? k : this.decodeKey(k), this.unmapKeys(x));
+      return m;
+    }
+    if (v instanceof Set) {
+      const s = new Set();
+      for (const x of v) s.add(this.unmapKeys(x));
+      return s;
+    }
+    if (v instanceof Tag) {
+      v.value = this.unmapKeys(v.value);
+      return v;
+    }
+    const proto = Object.getPrototypeOf(v);
+    if (proto === Object.prototype || proto === null) {
+      for (const k of Object.keys(v)) v[k] = this.unmapKeys(v[k]);
+    }
+    return v;
   }
 
   /**
@@ -192,16 +380,175 @@ export class Decoder extends Unpackr {
         case 2: if (value instanceof Uint8Array) return this.bignum(bigFromBytes(value)); break;
         case 3: if (value instanceof Uint8Array) return this.bignum(-1n - bigFromBytes(value)); break;
         case 258: if (Array.isArray(value)) return new Set(value); break;
-        case 259: if (value instanceof Map) return value; break;
+        case 259:
+          if (value instanceof Map) {
+            if (this.mapKey === null) return value;
+            const st = this.state();
+            const m = new Map();
+            for (const [k, x] of value) m.set(this.decodeKey(k), x);
+            (st.keep || (st.keep = new WeakSet())).add(m);
+            return m;
+          }
+          break;
         case 55799: return value;
+        case PACKED_REF: return this.packedRef(value);
+        case 14: case 15: {
+          const st = this.st;
+          if (st !== null && st.bundle !== null && typeof value === 'number') {
+            if (tag === 14) return st.bundle[0].slice(st.b0, (st.b0 += value));
+            return st.bundle[1].slice(st.b1, (st.b1 += value));
+          }
+          break;
+        }
+        case BUNDLE_TAG: if (Array.isArray(value) && value.length >= 2) return value[value.length - 1]; break;
+        case PACKED_TABLE:
+          if (Array.isArray(value) && value.length === 4) return value[3];
+          throw new DecodeError('BAD_RECORD', 0, 'Packed values structure must be followed by a 4 element array');
+        case LEGACY_RECORD:
+          if (Array.isArray(value) && value.length >= 2) {
+            this.define(value[0], value[1]);
+            return this.record(value[1], value, 2, false);
+          }
+          break;
+        case RECORD_INLINE:
+          if (Array.isArray(value) && value.length >= 2) {
+            if (!Array.isArray(value[1])) throw new DecodeError('BAD_RECORD', 0, 'Structure is required in record definition');
+            this.define(value[0], value[1]);
+            return this.record(value[1], value, 2, true);
+          }
+          break;
+        case RECORD_DEFINITIONS:
+          if (Array.isArray(value) && value.length >= 2) {
+            let id = value[0];
+            for (let i = 1; i < value.length - 1; i++) this.define(id++, value[i]);
+            const last = value[value.length - 1];
+            const st = this.state();
+            if (last !== null && last === st.shrd) last.structures = st.recs.slice(0);
+            return last;
+          }
+          break;
+        case SHARED_DATA_TAG: {
+          const st = this.state();
+          return (st.shrd = { packedValues: st.packed, structures: st.recs.slice(0), version: value });
+        }
         default:
+          if (tag >= RECORD_FIRST && tag <= 0xffff && Array.isArray(value)) {
+            const keys = this.structure(tag - RECORD_FIRST);
+            if (keys) return this.record(keys, value, 0, true);
+            break;
+          }
           if (tag >= 64 && tag <= 87 && value instanceof Uint8Array) {
             const typed = typedFromBytes(tag, value);
             if (typed !== undefined) return typed;
+            break;
           }
+          if (tag >= 216 && this.st !== null && this.st.packed) {
+            const p = this.st.packed;
+            if (tag >= 225 && tag <= 255) return combine(p.prefixes[tag - 224], value);
+            if (tag >= 28704 && tag <= 32767) return combine(p.prefixes[tag - 28672], value);
+            if (tag >= 1879052288 && tag <= 2147483647) return combine(p.prefixes[tag - 1879048192], value);
+            if (tag <= 223) return combine(value, p.suffixes[tag - 216]);
+            if (tag >= 27647 && tag <= 28671) return combine(value, p.suffixes[tag - 27639]);
+            if (tag >= 1811940352 && tag <= 1879048191) return combine(value, p.suffixes[tag - 1811939328]);
+          }
+      }
+    } else if (tag >= MARK_BUNDLE) {
+      if (tag === MARK_BUNDLE) {
+        // [s0, s1, offset] from wp_cbor.c, before the bundle's value
+        const st = this.state();
+        st.bundle = [String(value[0]), String(value[1])];
+        st.b0 = st.b1 = 0;
+        return value[2];
+      }
+      if (tag >= MARK_REC) {
+        if (Array.isArray(value)) this.define(Number(tag - MARK_REC), value);
+        return value;
+      }
+      if (tag >= MARK_PACK && tag <= MARK_PACK + 2n) {
+        this.packedTable(Number(tag - MARK_PACK), value);
+        return value;
       }
     }
     return new Tag(value, tag);
+  }
+
+  /**
+   * Define record `rawId - 0xe000` (ids outside 0..8191 can never be referenced).
+   * @param {unknown} rawId @param {unknown} keys
+   */
+  define(rawId, keys) {
+    if (typeof rawId !== 'number' || !Array.isArray(keys)) return;
+    const id = rawId - RECORD_FIRST;
+    if (id >= 0 && id < 8192 && Number.isInteger(id)) this.state().recs[id] = keys;
+  }
+
+  /**
+   * The keys of record `id`, loading shared structures (getStructures) when it is unknown.
+   * @param {number} id
+   * @returns {any[] | undefined}
+   */
+  structure(id) {
+    const st = this.state();
+    let keys = st.recs[id];
+    if (keys === undefined && this.getShared) {
+      this.loadShared();
+      keys = st.recs[id];
+    }
+    return Array.isArray(keys) ? keys : undefined;
+  }
+
+  /** cbor-x's loadShared: structures and packed values from getStructures. */
+  loadShared() {
+    const st = this.state();
+    const shared = (this.getShared && this.getShared()) || {};
+    const updated = Array.isArray(shared) ? shared : shared.structures || [];
+    /** @type {any} */ (this).sharedVersion = shared.version;
+    if (!Array.isArray(shared)) st.packed = this.sharedValues = shared.packedValues;
+    st.recs.splice(0, updated.length, ...updated);
+  }
+
+  /**
+   * An object from a record's keys and the values in `vals` from index `from`.
+   * @param {any[]} keys @param {any[]} vals @param {number} from @param {boolean} mapped apply keyMap
+   */
+  record(keys, vals, from, mapped) {
+    /** @type {Record<string, unknown>} */
+    const o = {};
+    const km = mapped && this.mapKey !== null;
+    for (let i = from; i < vals.length; i++) {
+      const k = keys[i - from];
+      setProp(o, propKey(km ? this.decodeKey(k) : k), vals[i]);
+    }
+    return o;
+  }
+
+  /**
+   * A packed table element, met before the items after it (marker tags from wp_cbor.c).
+   * @param {number} which 0 values, 1 prefixes, 2 suffixes @param {any} value
+   */
+  packedTable(which, value) {
+    const st = this.state();
+    if (which === 0) {
+      if (!Array.isArray(value) || value.length === 0) throw new DecodeError('BAD_RECORD', 0, 'Packed values structure must be followed by a 4 element array');
+      st.packed = st.packed ? value.concat(st.packed.slice(value.length)) : value;
+    } else if (st.packed) {
+      st.packed[which === 1 ? 'prefixes' : 'suffixes'] = value;
+    }
+  }
+
+  /**
+   * Tag 6: a packed reference.
+   * @param {any} data
+   */
+  packedRef(data) {
+    let p = this.packedNow();
+    if (!p && this.getShared) {
+      this.loadShared();
+      p = this.state().packed;
+    }
+    if (!p) return new Tag(data, PACKED_REF);
+    if (typeof data === 'number') return p[16 + (data >= 0 ? 2 * data : -2 * data - 1)];
+    throw new DecodeError('BAD_RECORD', 0, 'No support for non-integer packed references yet');
   }
 
   /** @param {bigint} v */
@@ -214,9 +561,23 @@ export class Decoder extends Unpackr {
     }
   }
 
-  /** @param {number} value */
+  /**
+   * Simple values: packed references (0-15 in a packed item), else a Simple.
+   * @param {number} value
+   */
   decodeSimple(value) {
+    const packed = this.packedNow();
+    if (packed) {
+      const p = packed[value];
+      if (p !== undefined) return p;
+    }
     return new Simple(value);
+  }
+
+  /** The packed values in effect (a packed item's, or the shared ones), if any. */
+  packedNow() {
+    const st = this.st !== null ? this.st : this.sharedValues ? this.state() : null;
+    return st !== null ? st.packed : null;
   }
 }
 
@@ -236,29 +597,174 @@ export class Decoder extends Unpackr {
  *   ... ff); ignored with `deterministic`, which requires definite lengths
  * @property {boolean} [tagUint8Array] tag Uint8Arrays with 64 (default true, as cbor-x; Buffers
  *   are always plain byte strings)
- * @property {boolean} [useTag259ForMaps] wrap Maps in tag 259 (default true, as cbor-x)
+ * @property {boolean} [useTag259ForMaps] wrap Maps in tag 259 (default true; with records, only
+ *   when asked, as cbor-x)
+ * @property {boolean} [mapsAsObjects] as for the Decoder; with records on, `true` makes Maps
+ *   tagged 259 (cbor-x's rule)
  * @property {number} [useFloat32] FLOAT32_OPTIONS, as for MessagePack
+ * @property {boolean} [alwaysUseFloat] write every number, integers too, as a float
+ * @property {boolean} [useRecords] cbor-x's record extension (objects as tag 0xdfff definitions
+ *   and 0xe000+id references). Default: on for `new Encoder()`, off for `encode` (as cbor-x);
+ *   off with wirepack's own deterministic and indefiniteLengths, and with structuredClone (the
+ *   decoder does not rebuild cycles through records yet)
+ * @property {any[]} [structures] shared record structures (arrays of keys), updated as new ones
+ *   are met (up to maxSharedStructures)
+ * @property {() => any} [getStructures] loads the saved shared structures ({structures, version})
+ * @property {(shared: any, isCompatible: (existing: any) => boolean) => boolean | void} [saveStructures]
+ *   saves them when they change (returning false reloads them and encodes again)
+ * @property {number} [maxSharedStructures] default 128 with shared structures, else 0
+ * @property {boolean} [sequential] records stay defined from one encoding to the next (for a
+ *   decoder that reads the encodings in order)
+ * @property {Record<string, any>} [keyMap] property names -> shorter keys (cbor-x's keyMap)
+ * @property {boolean} [pack] Packed CBOR: strings met twice or more go into a table (tag 51)
+ *   and are referenced (simple values 0-15, tag 6)
+ * @property {number} [maxPrivatePackedValues] most strings in that table
+ * @property {boolean} [bundleStrings] cbor-x's bundled strings: strings of 4 to 1023 characters
+ *   are written as their length (tags 14/15) and joined into two strings at the end (tag 0xdff9
+ *   holds where); both sides must support it (not with deterministic)
  * @property {number} [maxDepth] maximum nesting (default 1000)
  */
 
 const TWO63 = 1n << 63n, TWO64 = 1n << 64n;
+/** Transition-tree property holding a record id (cbor-x's RECORD_SYMBOL). */
+const RECORD_ID = Symbol('record-id');
+/** Transition-tree property caching the keys of a terminal. */
+const RECORD_KEYS = Symbol('record-keys');
+/** Most record ids an encoder cycles through (cbor-x's MAX_STRUCTURES). */
+const MAX_STRUCTURES = 0x100;
+/** Whether `new Encoder()` uses records when no option says (cbor-x: yes). */
+const DEFAULT_USE_RECORDS = true;
+const E_F32 = 7;
+/** msgpackr's/cbor-x's table: binary exponent -> decimal multiplier (for DECIMAL_FIT). */
+const mult10 = new Array(256);
+for (let i = 0; i < 256; i++) mult10[i] = +('1e' + Math.floor(45.15 - i * 0.30103));
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** What saveStructures is given (and what encoding it writes: tag 0xdffe, as cbor-x). */
+export class SharedData {
+  /**
+   * @param {any[]} structures @param {any[] | undefined} packedValues @param {number} version
+   */
+  constructor(structures, packedValues, version) {
+    this.structures = structures;
+    this.packedValues = packedValues;
+    this.version = version;
+  }
+}
 
 /** A CBOR encoder with options (cbor-x's Encoder). */
 export class Encoder extends Packr {
+  /**
+   * cbor-x's encodeAsIterable: the encoding as chunks, produced as they are consumed.
+   * @param {unknown} value
+   * @param {import('./iterators.js').IterableEncodeOptions} [options]
+   */
+  encodeAsIterable(value, options) {
+    return encodeAsIterableWith(this, value, options);
+  }
+
+  /**
+   * cbor-x's encodeAsAsyncIterable: like encodeAsIterable, Blobs and async iterables read.
+   * @param {unknown} value
+   * @param {import('./iterators.js').IterableEncodeOptions} [options]
+   */
+  encodeAsAsyncIterable(value, options) {
+    return encodeAsAsyncIterableWith(this, value, options);
+  }
+
   /** @param {Readonly<CborEncoderOptions>} [options] */
   constructor(options) {
-    super(options);
     const o = options || {};
+    super(o);
+    const self = /** @type {any} */ (this);
+    // option names that are methods here (an options object may be copied onto the instance)
+    for (const m of ['pack', 'encode', 'decode']) if (hasOwn.call(self, m) && typeof self[m] !== 'function') delete self[m];
     this.deterministic = o.deterministic === true;
     this.float64 = o.float64 === true;
     // as cbor-x: tag Uint8Arrays only where Buffer exists (so that plain byte strings, which
     // decode to Buffers there, stay distinguishable); browsers decode bytes to Uint8Array anyway
     this.tagUint8Array = o.tagUint8Array === undefined ? NodeBuffer !== undefined : o.tagUint8Array;
-    this.useTag259ForMaps = o.useTag259ForMaps !== false;
     this.indefiniteLengths = o.indefiniteLengths === true;
     this.useSelfDescribedHeader = o.useSelfDescribedHeader === true;
     this.structuredClone = o.structuredClone === true;
-    this.cborFlags = (this.deterministic ? DETERMINISTIC : 0) | (this.float64 ? FLOAT64 : 0) | (this.indefiniteLengths ? INDEFINITE : 0);
+    this.alwaysUseFloat = o.alwaysUseFloat === true;
+    this.cborFlags = (this.deterministic ? DETERMINISTIC : 0) | (this.float64 ? FLOAT64 : 0) | (this.indefiniteLengths ? INDEFINITE : 0) |
+      // useFloat32 / alwaysUseFloat choose float32 or float64 here, as cbor-x (a float64 that did
+      // not qualify for float32 must not be shortened into one)
+      (this.useFloat32 > 0 || this.alwaysUseFloat ? F64_ENTRIES : 0);
+
+    /** @type {Record<string, any> | null} */
+    this.keyMap = o.keyMap || null;
+    const hasShared = !!(o.structures || o.saveStructures || o.getStructures);
+    /** the option as given (cbor-x's packing looks at it) */
+    this.useRecordsOption = o.keyMap && !o.useRecords ? false : o.useRecords;
+    /** @type {boolean} */
+    this.useRecords = this.useRecordsOption !== undefined ? this.useRecordsOption !== false
+      : hasShared || o.sequential === true || (DEFAULT_USE_RECORDS && !this.structuredClone && !this.deterministic && !this.indefiniteLengths);
+    // cbor-x: Maps get tag 259 when maps decode as objects (records off), else only when asked
+    const mapsAsObjects = o.mapsAsObjects !== undefined ? o.mapsAsObjects : !this.useRecords;
+    this.useTag259ForMaps = mapsAsObjects ? o.useTag259ForMaps !== false : o.useTag259ForMaps === true;
+
+    // records (cbor-x's state lives on the encoder and persists between calls)
+    /** @type {any} */
+    const structures = o.structures || [];
+    if (o.getStructures && !o.structures) structures.uninitialized = true;
+    /** @type {any} */ (this).structures = structures;
+    /** @type {(() => any) | null} */
+    this.recGet = o.getStructures || null;
+    /** @type {((shared: any, isCompatible: (existing: any) => boolean) => boolean | void) | null} */
+    this.recSave = o.saveStructures || null;
+    let maxShared = o.maxSharedStructures;
+    if (maxShared == null) maxShared = hasShared ? 128 : 0;
+    if (maxShared > 8190) throw new Error('Maximum maxSharedStructure is 8190');
+    this.sequential = o.sequential === true;
+    if (this.sequential) maxShared = 0;
+    this.maxSharedStructures = maxShared;
+    /** @type {number | undefined} */
+    this.sharedVersion = undefined;
+    /** @type {any[] | undefined} */
+    this.sharedValues = undefined;
+    /** transition nodes of ids defined in this call (cleared after it unless sequential) */
+    /** @type {any[]} */
+    this.recordIdsToRemove = [];
+    this.transitionsCount = 0;
+    this.serializationsSinceTransitionRebuild = 0;
+    this.hasSharedUpdate = false;
+
+    // packing
+    this.packStrings = o.pack === true;
+    /** @type {number | undefined} */
+    this.maxPrivatePackedValues = o.maxPrivatePackedValues;
+    /** strings of the packed table of the call in progress @type {string[] | null} */
+    this.packTable = null;
+    /** string -> index in it, once the table is written @type {Map<string, number> | null} */
+    this.packMap = null;
+    /** cbor-x's bundleStrings (not with deterministic, which moves bytes) */
+    this.cborBundles = o.bundleStrings === true && !this.deterministic;
+    /** the bundle of the call in progress @type {{s0: string, s1: string, size: number, open: boolean} | null} */
+    this.bundle = null;
+    if (this.packStrings || this.cborBundles) self.write = this.writeStrings;
+
+    /** the decoder for this encoder's decode (cbor-x's Encoder is also a Decoder) */
+    /** @type {Decoder | null} */
+    this.decoder = null;
+    /** @type {DecoderOptions} */
+    this.decoderOptions = { ...o, mapsAsObjects, structures: undefined, useRecords: this.useRecords };
+  }
+
+  /**
+   * The MessagePack record settings of Packr do not apply: CBOR records are set up here.
+   * @param {Record<string, any>} _o
+   */
+  initRecords(_o) {}
+
+  /** The record structures (cbor-x's `structures`). @type {any} */
+  get recStructures() {
+    return /** @type {any} */ (this).structures;
+  }
+
+  set recStructures(v) {
+    /** @type {any} */ (this).structures = v;
   }
 
   /**
@@ -267,16 +773,264 @@ export class Encoder extends Packr {
    * @returns {Uint8Array}
    */
   encode(value) {
-    return this.pack(value);
+    const records = this.useRecords;
+    if (!records && !this.packStrings && !this.cborBundles) return this.pack(value); // the plain path
+    if (records) this.startRecords();
+    this.packTable = this.packStrings ? this.findPacked(value) : null;
+    const savedBundle = this.bundle;
+    // as cbor-x: a bundle opens at the first string of 4 to 1023 characters (size Infinity)
+    this.bundle = this.cborBundles && typeof value !== 'string' ? { s0: '', s1: '', size: Infinity, open: false } : null;
+    /** @type {Uint8Array} */
+    let out;
+    try {
+      out = this.pack(value);
+    } finally {
+      this.bundle = savedBundle;
+      this.packTable = null;
+      this.packMap = null;
+      if (records) this.endRecords();
+    }
+    if (this.hasSharedUpdate && this.recSave) {
+      this.hasSharedUpdate = false;
+      if (this.recStructures.length > this.maxSharedStructures) this.recStructures = this.recStructures.slice(0, this.maxSharedStructures);
+      if (this.updateSharedData() === false) return this.encode(value);
+    }
+    return out;
   }
 
   /**
-   * Before the top-level value: the self-describe tag when asked for.
+   * Decode CBOR with this encoder's options (cbor-x's Encoder is a Decoder too); shared record
+   * structures are this encoder's.
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @returns {any}
+   */
+  decode(source) {
+    return this.getDecoder().decode(source);
+  }
+
+  /**
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {(value: any) => unknown} [forEach]
+   * @returns {any[] | undefined}
+   */
+  decodeMultiple(source, forEach) {
+    return this.getDecoder().decodeMultiple(source, forEach);
+  }
+
+  /** @returns {Decoder} */
+  getDecoder() {
+    const d = this.decoder || (this.decoder = new Decoder(this.decoderOptions));
+    if (this.maxSharedStructures > 0 || this.sequential) {
+      if (this.recStructures.uninitialized) this.startRecords();
+      d.structures = this.recStructures;
+      d.getShared = this.recGet;
+    }
+    return d;
+  }
+
+  /** Before an encoding with records: load shared structures, rebuild transitions. */
+  startRecords() {
+    let structures = this.recStructures;
+    if (structures.uninitialized) {
+      const shared = (this.recGet && this.recGet()) || {};
+      this.recStructures = structures = (Array.isArray(shared) ? shared : shared.structures) || [];
+      this.sharedVersion = shared.version;
+      this.sharedValues = shared.packedValues;
+    }
+    let n = structures.length;
+    if (n > this.maxSharedStructures && !this.sequential) n = this.maxSharedStructures;
+    if (!structures.transitions) {
+      const root = (structures.transitions = Object.create(null));
+      for (let i = 0; i < n; i++) {
+        const keys = structures[i];
+        if (!keys) continue;
+        let transition = root;
+        for (let j = 0; j < keys.length; j++) {
+          if (transition[RECORD_ID] === undefined) transition[RECORD_ID] = i;
+          const key = keys[j];
+          transition = transition[key] || (transition[key] = Object.create(null));
+        }
+        transition[RECORD_ID] = i | 0x100000;
+      }
+    }
+    if (!this.sequential) structures.nextId = n;
+    this.hasSharedUpdate = false;
+  }
+
+  /** After an encoding with records (cbor-x's bookkeeping, so ids are reused the same way). */
+  endRecords() {
+    const structures = this.recStructures;
+    if (this.serializationsSinceTransitionRebuild < 10) this.serializationsSinceTransitionRebuild++;
+    if (structures.length > this.maxSharedStructures) structures.length = this.maxSharedStructures;
+    if (this.transitionsCount > 10000) {
+      structures.transitions = null;
+      this.serializationsSinceTransitionRebuild = 0;
+      this.transitionsCount = 0;
+      if (this.recordIdsToRemove.length > 0) this.recordIdsToRemove = [];
+    } else if (this.recordIdsToRemove.length > 0 && !this.sequential) {
+      for (const t of this.recordIdsToRemove) t[RECORD_ID] = undefined;
+      this.recordIdsToRemove = [];
+    }
+  }
+
+  /** Save the shared structures (cbor-x's updateSharedData). @returns {boolean | void} */
+  updateSharedData() {
+    const lastVersion = this.sharedVersion || 0;
+    this.sharedVersion = lastVersion + 1;
+    const copy = this.recStructures.slice(0);
+    const shared = new SharedData(copy, this.sharedValues, this.sharedVersion);
+    const saved = /** @type {Function} */ (this.recSave)(shared, (/** @type {any} */ existing) => ((existing && existing.version) || 0) == lastVersion);
+    if (saved === false) {
+      const loaded = (this.recGet && this.recGet()) || {};
+      this.recStructures = (Array.isArray(loaded) ? loaded : loaded.structures) || [];
+      this.sharedValues = loaded.packedValues;
+      this.sharedVersion = loaded.version;
+      this.recStructures.nextId = this.recStructures.length;
+    } else {
+      copy.forEach((s, i) => (this.recStructures[i] = s));
+    }
+    return saved;
+  }
+
+  /** Forget shared structures (cbor-x's clearSharedData). */
+  clearSharedData() {
+    if (this.recStructures) this.recStructures = [];
+    if (this.sharedValues) this.sharedValues = undefined;
+  }
+
+  /**
+   * keyMap: the key a property is written with (cbor-x's encodeKey).
+   * @param {any} key
+   */
+  encodeKey(key) {
+    return this.keyMap !== null && hasOwn.call(this.keyMap, key) ? this.keyMap[key] : key;
+  }
+
+  /**
+   * Before the top-level value: the self-describe tag when asked for, then the packed table.
    * @param {Tape} T
    */
   writePrefix(T) {
     if (this.structuredClone) T.refs = new Map();
     if (this.useSelfDescribedHeader) this.writeTag(T, 55799);
+    const table = this.packTable;
+    if (table !== null && table.length > 0) {
+      this.packTable = null;
+      this.writeTag(T, PACKED_TABLE);
+      writeHeader(T, E_ARR, 4);
+      writeHeader(T, E_ARR, table.length);
+      for (const s of table) this.write(T, s, 0);
+      writeHeader(T, E_ARR, 0); // prefixes
+      writeHeader(T, E_ARR, 0); // suffixes
+      const map = new Map();
+      for (let i = 0; i < table.length; i++) map.set(table[i], i);
+      this.packMap = map;
+    }
+  }
+
+  /**
+   * Packed CBOR: the strings (longer than 3) met at least twice, in the order of their second
+   * occurrence (cbor-x's findRepetitiveStrings, which counts keys too unless useRecords is set).
+   * @param {unknown} value
+   * @returns {string[]}
+   */
+  findPacked(value) {
+    /** @type {Map<string, number>} */
+    const counts = new Map();
+    /** @type {string[]} */
+    const values = [];
+    const max = this.maxPrivatePackedValues || Infinity;
+    const includeKeys = !this.useRecordsOption;
+    /** @param {unknown} v @param {number} depth */
+    const walk = (v, depth) => {
+      if (typeof v === 'string') {
+        if (v.length > 3) {
+          if (values.length >= max) return;
+          const c = counts.get(v);
+          if (c === undefined) counts.set(v, 1);
+          else if (c + 1 === 2) {
+            counts.set(v, 2);
+            values.push(v);
+          } else counts.set(v, c + 1);
+        }
+        return;
+      }
+      if (v === null || typeof v !== 'object' || depth > this.maxDepth) return;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) walk(v[i], depth + 1);
+        return;
+      }
+      if (ArrayBuffer.isView(v)) return; // cbor-x walks indices too; they are never strings > 3 twice... in practice
+      const o = /** @type {Record<string, unknown>} */ (v);
+      for (const key in o) {
+        if (hasOwn.call(o, key)) {
+          if (includeKeys) walk(key, depth);
+          walk(o[key], depth + 1);
+        }
+      }
+    };
+    walk(value, 0);
+    return values;
+  }
+
+  /**
+   * write() when packing or bundling: strings of the packed table become references; strings
+   * of 4 to 1023 characters go into the bundle (tags 14/15 with their length), a new bundle
+   * (tag 0xdff9) opening when one would pass 0xf000 characters, exactly as cbor-x does.
+   * @param {Tape} T @param {unknown} v @param {number} depth
+   */
+  writeStrings(T, v, depth) {
+    if (typeof v === 'string') {
+      if (this.packMap !== null) {
+        const i = this.packMap.get(v);
+        if (i !== undefined) {
+          if (T.p + 4 > T.cap) T.grow(4);
+          if (i < 16) {
+            T.u32[T.p++] = E_SIMPLE | (i << 8);
+          } else {
+            this.writeTag(T, PACKED_REF);
+            this.writeNumber(T, i & 1 ? (15 - i) >> 1 : (i - 16) >> 1);
+          }
+          return;
+        }
+      }
+      const b = this.bundle;
+      const n = v.length;
+      if (b !== null && n >= 4 && n < 0x400) {
+        if ((b.size += n) > BUNDLE_MAX) {
+          this.writeTag(T, BUNDLE_TAG);
+          writeHeader(T, E_ARR, b.open ? 4 : 2);
+          if (T.p + 2 > T.cap) T.grow(2);
+          T.u32[T.p++] = E_BOFF;
+          if (b.open) this.flushBundle(T, b);
+          b.s0 = '';
+          b.s1 = '';
+          b.size = 0;
+          b.open = true;
+        }
+        const nonLatin = NON_LATIN.test(v);
+        if (nonLatin) b.s0 += v;
+        else b.s1 += v;
+        this.writeTag(T, nonLatin ? 14 : 15);
+        this.writeNumber(T, n);
+        return;
+      }
+    }
+    Packr.prototype.write.call(this, T, v, depth);
+  }
+
+  /**
+   * The open bundle's strings go here, and its offset points here.
+   * @param {Tape} T @param {{s0: string, s1: string}} b
+   */
+  flushBundle(T, b) {
+    if (T.p + 2 > T.cap) T.grow(2);
+    T.u32[T.p++] = E_BHERE;
+    const saved = this.bundle;
+    this.bundle = null;
+    this.write(T, b.s0, 0);
+    this.write(T, b.s1, 0);
+    this.bundle = saved;
   }
 
   /**
@@ -285,6 +1039,11 @@ export class Encoder extends Packr {
    * @param {Tape} T
    */
   finishTape(T) {
+    const b = this.bundle;
+    if (b !== null && b.open) {
+      b.open = false;
+      this.flushBundle(T, b);
+    }
     const refs = T.refs;
     if (!refs) return;
     T.refs = null;
@@ -319,14 +1078,31 @@ export class Encoder extends Packr {
     T.u32[T.p++] = E_PAD;
     return false;
   }
+
   /**
-   * Numbers as for MessagePack, except -0, which CBOR can carry exactly (f9 8000).
+   * Numbers as for MessagePack, except -0, which CBOR can carry exactly (f9 8000), and
+   * alwaysUseFloat.
    * @param {Tape} T @param {number} v
    */
   writeNumber(T, v) {
-    if (v === 0 && 1 / v < 0) {
+    if ((v === 0 && 1 / v < 0) || this.alwaysUseFloat) {
       if (T.p + 4 > T.cap) T.grow(4);
-      const p = T.p, a = (p + 2) & ~1;
+      const p = T.p;
+      const mode = this.useFloat32;
+      if (mode > 0 && v < 4294967296 && v >= -2147483648) {
+        T.f32[p + 1] = v;
+        let fits = mode < 4;
+        if (!fits) {
+          const x = v * mult10[(T.u32[p + 1] >>> 23) & 0xff];
+          fits = (x >> 0) === x;
+        }
+        if (fits) {
+          T.u32[p] = E_F32;
+          T.p = p + 2;
+          return;
+        }
+      }
+      const a = (p + 2) & ~1;
       T.u32[p] = E_F64;
       T.f64[a >> 1] = v;
       T.p = a + 2;
@@ -369,6 +1145,112 @@ export class Encoder extends Packr {
       this.writeTag(T, 3);
       writeBytes(T, E_BIN, 0, bytesFromBig(-1n - v));
     }
+  }
+
+  /**
+   * Plain objects: a record (useRecords), or a map (keys through keyMap, and packed, when set).
+   * @param {Tape} T @param {Record<string, unknown>} o @param {number} depth
+   */
+  writeMap(T, o, depth) {
+    if (this.useRecords) {
+      this.writeRecord(T, o, depth);
+      return;
+    }
+    if (this.keyMap === null && this.packMap === null) {
+      super.writeMap(T, o, depth);
+      return;
+    }
+    const keys = Object.keys(o);
+    writeHeader(T, E_MAP, keys.length);
+    for (const k of keys) {
+      this.write(T, this.encodeKey(k), depth);
+      this.write(T, o[k], depth);
+    }
+  }
+
+  /**
+   * An object as a record, exactly as cbor-x chooses ids: a transition tree over the keys
+   * (shared with the structures), a new id for a new key sequence (defined inline with tag
+   * 0xdfff, or, below maxSharedStructures, added to the shared structures), a reference (tag
+   * 0xe000 + id) after that.
+   * @param {Tape} T @param {Record<string, unknown>} object @param {number} depth
+   */
+  writeRecord(T, object, depth) {
+    const structures = this.recStructures;
+    let transition = structures.transitions || (structures.transitions = Object.create(null));
+    let newTransitions = 0;
+    let length = 0;
+    /** @type {number | undefined} */
+    let parentRecordId;
+    /** @type {any[] | undefined} */
+    let keys;
+    if (this.keyMap !== null) {
+      keys = Object.keys(object).map((k) => this.encodeKey(k));
+      length = keys.length;
+      for (let i = 0; i < length; i++) {
+        const key = keys[i];
+        let next = transition[key];
+        if (!next) {
+          next = transition[key] = Object.create(null);
+          newTransitions++;
+        }
+        transition = next;
+      }
+    } else {
+      for (const key in object) {
+        if (!hasOwn.call(object, key)) continue;
+        let next = transition[key];
+        if (!next) {
+          if (transition[RECORD_ID] & 0x100000) parentRecordId = transition[RECORD_ID] & 0xffff;
+          next = transition[key] = Object.create(null);
+          newTransitions++;
+        }
+        transition = next;
+        length++;
+      }
+    }
+    let recordId = transition[RECORD_ID];
+    if (recordId !== undefined) {
+      this.writeTag(T, RECORD_FIRST + (recordId & 0xffff));
+    } else {
+      if (!keys) keys = transition[RECORD_KEYS] || (transition[RECORD_KEYS] = Object.keys(object));
+      const k = /** @type {any[]} */ (keys);
+      if (parentRecordId === undefined) {
+        recordId = structures.nextId++;
+        if (!recordId) {
+          recordId = 0;
+          structures.nextId = 1;
+        }
+        if (recordId >= MAX_STRUCTURES) structures.nextId = (recordId = this.maxSharedStructures) + 1;
+      } else {
+        recordId = parentRecordId;
+      }
+      structures[recordId] = k;
+      if (recordId < this.maxSharedStructures) {
+        this.writeTag(T, RECORD_FIRST + recordId);
+        let t = structures.transitions;
+        for (let i = 0; i < length; i++) {
+          if (t[RECORD_ID] === undefined || t[RECORD_ID] & 0x100000) t[RECORD_ID] = recordId;
+          t = t[k[i]];
+        }
+        t[RECORD_ID] = recordId | 0x100000;
+        this.hasSharedUpdate = true;
+      } else {
+        transition[RECORD_ID] = recordId;
+        this.writeTag(T, RECORD_INLINE);
+        if (newTransitions) this.transitionsCount += this.serializationsSinceTransitionRebuild * newTransitions;
+        if (this.recordIdsToRemove.length >= MAX_STRUCTURES - this.maxSharedStructures) this.recordIdsToRemove.shift()[RECORD_ID] = undefined;
+        this.recordIdsToRemove.push(transition);
+        writeHeader(T, E_ARR, length + 2);
+        this.writeNumber(T, RECORD_FIRST + recordId);
+        writeHeader(T, E_ARR, k.length);
+        for (let i = 0; i < k.length; i++) this.write(T, k[i], depth);
+        for (const key in object) if (hasOwn.call(object, key)) this.write(T, object[key], depth);
+        return;
+      }
+    }
+    writeHeader(T, E_ARR, length);
+    for (const key in object) if (hasOwn.call(object, key)) this.write(T, object[key], depth);
   }
 
   /** @param {Tape} T @param {object} o @param {number} depth */
@@ -415,8 +1297,9 @@ export class Encoder extends Packr {
     if (o instanceof Map) {
       if (this.useTag259ForMaps) this.writeTag(T, 259);
       writeHeader(T, E_MAP, o.size);
+      const mapped = this.keyMap !== null;
       for (const [k, v] of o) {
-        this.write(T, k, depth);
+        this.write(T, mapped ? this.encodeKey(k) : k, depth);
         this.write(T, v, depth);
       }
       return;
@@ -436,13 +1319,24 @@ export class Encoder extends Packr {
       writeBytes(T, E_BIN, 0, new Uint8Array(o));
       return;
     }
+    if (o instanceof SharedData) {
+      // cbor-x's form of saved structures: 0xdffe [0xe000, ...structures, 'Shrd'(version)]
+      const st = o.structures || [];
+      this.writeTag(T, RECORD_DEFINITIONS);
+      writeHeader(T, E_ARR, st.length + 2);
+      this.writeNumber(T, RECORD_FIRST);
+      for (const keys of st) this.write(T, keys, depth);
+      this.writeTag(T, SHARED_DATA_TAG);
+      this.write(T, o.version, depth);
+      return;
+    }
     this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
   }
 }
 
-
-const defaultEncoder = new Encoder();
-const defaultDecoder = new Decoder();
+// the free functions write and read plain CBOR (no records), as cbor-x's do
+const defaultEncoder = new Encoder({ useRecords: false });
+const defaultDecoder = new Decoder({ useRecords: false });
 
 /**
  * Encode a value as CBOR with default options.

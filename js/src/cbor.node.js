@@ -3,3 +3,6 @@
 import './load.node.js';
 
 export * from './cbor.js';
+export { CborEncoderStream as EncoderStream, CborDecoderStream as DecoderStream } from './stream.node.js';
+export { cborEncodeIter as encodeIter, cborDecodeIter as decodeIter, cborEncodeAsIterable as encodeAsIterable, cborEncodeAsAsyncIterable as encodeAsAsyncIterable } from './iterators.js';
+export { CborEncoderTransformStream as EncoderTransformStream, CborDecoderTransformStream as DecoderTransformStream } from './webstream.js';

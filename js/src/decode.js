@@ -5,8 +5,9 @@
  * boundary per value; strings come from two joined areas decoded once per message.
  */
 import { DecodeError, ERROR_NAMES } from './errors.js';
-import { ExtData } from './ext.js';
+import { registry } from './ext.js';
 import { runtime, releaseMemory } from './runtime.js';
+import { readExt, readPrefixExt, syncExtConfig } from './unpack-ext.js';
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
@@ -14,6 +15,14 @@ const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 const F_MAPS_AS_OBJECTS = 1;
 const F_MULTIPLE = 2;
 const F_TAG_F32 = 8;
+const F_REC_STRICT = 16;
+const F_BUNDLES = 32;
+/** C error code for an undefined record id (csrc/wirepack.h) */
+const E_UNKNOWN_RECORD = 105;
+/** record table (csrc/wirepack.h): high-byte flag of an entry; first slot of negative ids */
+const REC_HB0 = 0x80000000;
+const REC_NEG = 8224;
+const RECDEF_HB0 = 0x100000;
 
 export const DEFAULT_MAX_DEPTH = 1000;
 /** Tables are emptied before a call when fuller than this (in 1/1024ths). */
@@ -34,7 +43,23 @@ const SMALL_ASCII = 12;
  * @property {number} [maxDepth] maximum nesting of arrays and maps (default 1000)
  * @property {boolean} [codegen] allow generated object constructors when the platform permits
  *   code generation (default true); false always uses the eval-free path
- * @property {boolean} [useRecords] accepted for msgpackr compatibility (records: later)
+ * @property {boolean | ((value: object) => boolean)} [useRecords] records (msgpackr's record
+ *   extension) are always decoded; this option matters to Packr, and `useRecords: false` makes
+ *   maps decode as objects unless mapsAsObjects says otherwise (msgpackr's rule)
+ * @property {(string[] & {sharedLength?: number, uninitialized?: boolean})} [structures] shared
+ *   record structures (msgpackr's): index = record id - 0x40
+ * @property {() => any} [getStructures] loads shared structures when an undefined record id is met
+ * @property {(structures: any, isCompatible?: any) => boolean | void} [saveStructures] (Packr)
+ * @property {boolean} [sequential] records defined in one message stay defined for the next
+ * @property {boolean} [trusted] keep record definitions across calls (set by sequential)
+ * @property {number} [maxSharedStructures] (Packr)
+ * @property {number} [maxOwnStructures] (Packr)
+ * @property {boolean} [structuredClone] false refuses the structured-clone extensions 0x69/0x70
+ * @property {boolean} [moreTypes] (Packr: the decoder always reads every msgpackr type)
+ * @property {boolean} [int64AsNumber] msgpackr's older spelling of int64AsType: 'number'
+ * @property {boolean} [copyBuffers] accepted: binary values are always copied out of the input
+ * @property {boolean} [allowArraysInMapKeys] record keys that are arrays of primitives become
+ *   their comma-joined string (msgpackr)
  * @property {number} [maxArrayLength] policy limit on declared array lengths (default: none)
  * @property {number} [maxMapLength] policy limit on declared map sizes, in entries (default: none)
  * @property {number} [maxStrLength] policy limit on string byte lengths, keys included (default: none)
@@ -70,9 +95,13 @@ function defineOwn(o, k, v) {
 
 /** One interned key sequence; builds objects with those keys from the tape. */
 export class Shape {
-  /** @param {string[]} keys */
-  constructor(keys) {
+  /**
+   * @param {string[]} keys
+   * @param {boolean} [rec] a record: its values are on the tape without KEY words
+   */
+  constructor(keys, rec) {
     this.keys = keys;
+    this.step = rec ? 0 : 1;
     this.uses = 0;
     /** @type {((r: TapeReader) => Record<string, unknown>) | null} */
     this.ctor = null;
@@ -83,20 +112,20 @@ export class Shape {
   build(r) {
     if (this.ctor !== null) return this.ctor(r);
     if (r.codegen && ++this.uses > CODEGEN_AFTER && canCodegen()) {
-      this.ctor = compileShape(this.keys);
+      this.ctor = compileShape(this.keys, this.step);
       return this.ctor(r);
     }
-    const keys = this.keys;
+    const keys = this.keys, step = this.step;
     /** @type {Record<string, unknown>} */
     const o = {};
     if (this.hasProto) {
       for (let i = 0; i < keys.length; i++) {
-        r.t++;
+        r.t += step;
         defineOwn(o, keys[i], r.v());
       }
     } else {
       for (let i = 0; i < keys.length; i++) {
-        r.t++;
+        r.t += step;
         o[keys[i]] = r.v();
       }
     }
@@ -109,14 +138,92 @@ export class Shape {
  * the object with its final hidden class at once. Keys are JSON-quoted (no injection);
  * `__proto__` is written as a computed key, which defines an own property.
  * @param {string[]} keys
+ * @param {number} step words before each value (1: a KEY word; 0: records)
  */
-function compileShape(keys) {
+function compileShape(keys, step) {
   let src = 'return{';
+  const value = step ? ':(r.t++,r.v())' : ':r.v()';
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
-    src += (i ? ',' : '') + (k === '__proto__' ? '["__proto__"]' : JSON.stringify(k)) + ':(r.t++,r.v())';
+    src += (i ? ',' : '') + (k === '__proto__' ? '["__proto__"]' : JSON.stringify(k)) + value;
   }
   return /** @type {(r: TapeReader) => Record<string, unknown>} */ (new Function('r', src + '}'));
+}
+
+/* ------------------------------------------------------------------ records */
+
+/** The record shapes made for each structure (key array) an Unpackr was given. */
+/** @type {WeakMap<string[], Shape>} */
+const structureShapes = new WeakMap();
+/** Record shapes by their keys, so definitions repeated in every message reuse constructors. */
+const RECORD_CACHE_MAX = 4096;
+
+/**
+ * The shape for a record's keys (cached by the keys' text on the runtime).
+ * @param {import('./runtime.js').Runtime} rt
+ * @param {string[]} keys
+ */
+function recordShape(rt, keys) {
+  const cache = rt.recShapes || (rt.recShapes = new Map());
+  const id = JSON.stringify(keys); // unambiguous, whatever the keys contain
+  let shape = cache.get(id);
+  if (shape === undefined) {
+    if (cache.size >= RECORD_CACHE_MAX) cache.clear();
+    shape = new Shape(keys, true);
+    cache.set(id, shape);
+  }
+  return shape;
+}
+
+/**
+ * A record key as msgpackr makes it (asSafeString): strings stay, numbers, booleans and BigInts
+ * become their text, null and undefined 'null'/'undefined', arrays of primitives their joined text
+ * when allowArraysInMapKeys; anything else is an error.
+ * @param {unknown} k
+ * @param {Unpackr} opts
+ * @returns {string}
+ */
+function recordKey(k, opts) {
+  if (typeof k === 'string') return k;
+  if (typeof k === 'number' || typeof k === 'boolean' || typeof k === 'bigint') return k.toString();
+  if (k == null) return k + '';
+  if (opts.allowArraysInMapKeys && Array.isArray(k) && k.flat().every((x) => ['string', 'number', 'boolean', 'bigint'].includes(typeof x))) {
+    return k.flat().toString();
+  }
+  throw new DecodeError('BAD_RECORD', 0, `Invalid record key type: ${typeof k}`);
+}
+
+/** @param {number} id msgpackr structure id @returns {number} slot */
+const slotOf = (id) => (id >= 0 ? id : REC_NEG - id);
+/** @param {number} slot @returns {number} msgpackr structure id */
+const idOf = (slot) => (slot < REC_NEG ? slot : REC_NEG - slot);
+
+/**
+ * Load an Unpackr's structures into the C record table (and clear what another left there).
+ * @param {import('./runtime.js').Runtime} rt
+ * @param {Unpackr} u
+ * @param {boolean} multiple
+ */
+function loadRecords(rt, u, multiple) {
+  const loaded = rt.recLoaded;
+  const R = rt.u32, table = rt.recTable;
+  if (loaded.length !== 0) {
+    for (let i = 0; i < loaded.length; i++) R[table + loaded[i]] = 0;
+    loaded.length = 0;
+  }
+  const st = u.structures;
+  if (!st) return;
+  // msgpackr: a call starts with only the shared structures unless definitions are trusted
+  if (!u.trusted && !multiple) {
+    const shared = st.sharedLength || 0;
+    if (shared < st.length) st.length = shared;
+  }
+  for (let i = 0; i < st.length; i++) {
+    const keys = st[i];
+    if (!Array.isArray(keys)) continue;
+    R[table + i] = (keys.length + 1) | (/** @type {any} */ (keys).highByte === 0 ? REC_HB0 : 0);
+    loaded.push(i);
+  }
 }
 
 /* ------------------------------------------------------------------ strings */
@@ -239,6 +346,69 @@ export class TapeReader {
     /** CBOR shareable values (tag 28), in order; null until the first */
     /** @type {any[] | null} */
     this.shared = null;
+    /** MessagePack records defined in this call: slot -> shape */
+    /** @type {Shape[] | null} */
+    this.recs = null;
+    /** definitions in tape order: slot, keys, ... (kept in the Unpackr's structures after) */
+    /** @type {any[] | null} */
+    this.defs = null;
+    /** structured-clone ids (ext 0x69) of this call */
+    /** @type {Map<number, {target: any, used: boolean}> | null} */
+    this.refs = null;
+    /** bundled strings (ext 0x62): the two strings of the current bundle */
+    this.b1 = '';
+    this.b2 = '';
+  }
+
+  /**
+   * The shape of the record in a slot: defined in this call, else the Unpackr's structures.
+   * @param {number} slot
+   * @returns {Shape}
+   */
+  recShape(slot) {
+    const own = this.recs !== null ? this.recs[slot] : undefined;
+    if (own !== undefined) return own;
+    const st = this.opts.structures;
+    const keys = st ? st[idOf(slot)] : undefined;
+    if (!Array.isArray(keys)) throw new Error(`wirepack: corrupt tape (record slot ${slot})`);
+    let shape = structureShapes.get(keys);
+    if (shape === undefined || shape.keys.length !== keys.length) {
+      shape = new Shape(keys.map((k) => recordKey(k, this.opts)), true);
+      structureShapes.set(keys, shape);
+    }
+    (this.recs || (this.recs = []))[slot] = shape; // found once per call
+    return shape;
+  }
+
+  /**
+   * A record definition: its keys are next on the tape, then the record.
+   * @param {number} p the RECDEF payload
+   */
+  recDef(p) {
+    const slot = p & 0xfffff;
+    const raw = this.v();
+    const keys = /** @type {any[]} */ (raw).map((k) => recordKey(k, this.opts));
+    if (p & RECDEF_HB0) /** @type {any} */ (keys).highByte = 0;
+    (this.recs || (this.recs = []))[slot] = recordShape(this.rt, keys);
+    (this.defs || (this.defs = [])).push(slot, keys);
+  }
+
+  /**
+   * A record definition whose keys C interned as a shape (the id is the next tape word).
+   * @param {number} p the RECDEFS payload
+   */
+  recDefShape(p) {
+    const sid = this.w[this.t++];
+    const rt = this.rt;
+    const recOf = rt.recOfShape;
+    let shape = recOf[sid];
+    if (shape === undefined) shape = recOf[sid] = new Shape(this.shapes[sid].keys, true);
+    (this.recs || (this.recs = []))[p & 0xfffff] = shape;
+    if (this.opts.structures) {
+      const keys = shape.keys.slice();
+      if (p & RECDEF_HB0) /** @type {any} */ (keys).highByte = 0;
+      (this.defs || (this.defs = [])).push(p & 0xfffff, keys);
+    }
   }
 
   /** @param {number} n */
@@ -276,7 +446,7 @@ export class TapeReader {
     }
   }
 
-  /** @param {number} off @param {number} n */
+  /** @param {number} off @param {number} n @returns {Uint8Array} (a Buffer in Node) */
   bytes(off, n) {
     const out = NodeBuffer ? NodeBuffer.allocUnsafe(n) : new Uint8Array(n);
     out.set(this.input.subarray(off, off + n));
@@ -487,7 +657,8 @@ export class TapeReader {
       case 17: {
         const t = this.t;
         this.t = t + 2;
-        return new ExtData((word << 16) >> 24, this.bytes(w[t + 1] >>> 0, w[t] >>> 0));
+        const off = w[t + 1] >>> 0;
+        return readExt(word >>> 8, this.input.subarray(off, off + (w[t] >>> 0)), off, this);
       }
       case 18: {
         const a = (this.t + 1) & ~1;
@@ -545,6 +716,28 @@ export class TapeReader {
       }
       case 24: return this.opts.decodeSimple(word >>> 8);
       case 26: return this.v(); // padding before the header of an indefinite CBOR map
+      case 27:
+        this.recDef(word >>> 8);
+        return this.v();
+      case 28: return this.recShape(word >>> 8).build(this);
+      case 32:
+        this.recDefShape(word >>> 8);
+        return this.v();
+      case 29: {
+        const t = this.t;
+        this.t = t + 2;
+        const off = w[t + 1] >>> 0;
+        return readPrefixExt(word >>> 8, this.input.subarray(off, off + (w[t] >>> 0)), off, this);
+      }
+      case 30:
+        this.b1 = this.v();
+        this.b2 = this.v();
+        return this.v();
+      case 31: {
+        const n = word >> 8; // C checked it against the bundle
+        const at = w[this.t++];
+        return n > 0 ? this.b2.slice(at, at + n) : this.b1.slice(at, at - n);
+      }
       case 25: {
         // CBOR indefinite byte string: (length, offset) per chunk
         let n = word >>> 8;
@@ -603,13 +796,19 @@ class DeepReader extends TapeReader {
         stack.push({ tag: 23, c: word >>> 8, n: 1, i: 0, hasKey: false, key: undefined, names: null });
         continue;
       }
-      if (tag >= 13 && tag <= 16) {
+      if (tag === 27 || tag === 32) {
+        this.t++;
+        if (tag === 27) this.recDef(tnum);
+        else this.recDefShape(tnum);
+        continue;
+      }
+      if ((tag >= 13 && tag <= 16) || tag === 28) {
         this.t++;
         let n = 0;
         /** @type {string[] | null} */
         let names = null;
-        if (tag === 16) {
-          names = this.shapes[word >>> 8].keys;
+        if (tag === 16 || tag === 28) {
+          names = tag === 16 ? this.shapes[tnum].keys : this.recShape(tnum).keys;
           n = names.length;
         } else {
           n = word >>> 8;
@@ -636,7 +835,7 @@ class DeepReader extends TapeReader {
         }
         if (f.tag === 13) {
           f.c.push(value);
-        } else if (f.tag === 16) {
+        } else if (f.tag === 16 || f.tag === 28) {
           const k = /** @type {string[]} */ (f.names)[f.i];
           if (k === '__proto__') defineOwn(f.c, k, value);
           else f.c[k] = value;
@@ -686,6 +885,19 @@ function toBytes(src) {
 }
 
 /**
+ * The part of bytes msgpackr's unpack options select (an end offset, or {start, end}).
+ * @param {Uint8Array} bytes
+ * @param {number | {start?: number, end?: number}} options
+ */
+function range(bytes, options) {
+  if (typeof options === 'object' && options !== null) {
+    const start = options.start || 0, end = options.end === undefined ? bytes.length : Math.min(options.end, bytes.length);
+    return bytes.subarray(start, end);
+  }
+  return typeof options === 'number' && options > -1 ? bytes.subarray(0, Math.min(options, bytes.length)) : bytes;
+}
+
+/**
  * Run the C decoder over bytes; on success the tape is ready in wasm memory.
  * @param {import('./runtime.js').Runtime} rt
  * @param {Uint8Array} bytes
@@ -704,6 +916,10 @@ function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
   }
   if (!rt.reserve(len)) throw new DecodeError('LIMIT', 0, 'Input too large for wasm memory');
   rt.u8.set(bytes, rt.base);
+  if (!cbor) {
+    if (rt.extVersion !== registry.version) syncExtConfig(rt);
+    if (opts.structures || rt.recLoaded.length !== 0) loadRecords(rt, opts, (flags & F_MULTIPLE) !== 0);
+  }
   const err = cbor ? rt.x.wpw_cbor_decode(len, flags, maxDepth, TABLE_RESET_FILL) : rt.x.wpw_decode(len, flags, maxDepth, TABLE_RESET_FILL);
   rt.refresh();
   const R = rt.u32, res = rt.res;
@@ -712,6 +928,7 @@ function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
     rt.generation = R[res + 15];
     rt.keys = [];
     rt.shapes = [];
+    rt.recOfShape = [];
   }
   if (err === 0 || R[res + 7] > 0) syncTables(rt);
   return err;
@@ -731,10 +948,37 @@ export class Unpackr {
   /** @param {Readonly<UnpackOptions>} [options] */
   constructor(options) {
     const o = options || {};
+    // msgpackr keeps every option on the instance (Packr reads them from there too)
+    if (options) Object.assign(this, options);
+    /** @type {boolean} msgpackr's rule: objects when asked, or when records are turned off */
+    this.mapsAsObjects = o.mapsAsObjects !== undefined ? !!o.mapsAsObjects : !!options && o.useRecords === false;
+    /** @type {(string[] & {sharedLength?: number, uninitialized?: boolean, [id: number]: any}) | undefined} */
+    this.structures = o.structures;
     /** @type {boolean} */
-    this.mapsAsObjects = o.mapsAsObjects !== false;
+    this.trusted = !!o.trusted;
+    /** @type {(() => any) | undefined} */
+    this.getStructures = o.getStructures;
+    /** @type {boolean | undefined} */
+    this.structuredClone = o.structuredClone;
+    /** @type {boolean} */
+    this.allowArraysInMapKeys = !!o.allowArraysInMapKeys;
+    if (o.sequential && o.trusted !== false) {
+      this.trusted = true;
+      if (!o.structures && o.useRecords !== false) {
+        this.structures = [];
+        if (!o.maxSharedStructures) /** @type {any} */ (this).maxSharedStructures = 0;
+      }
+    }
+    if (this.structures) {
+      this.structures.sharedLength = this.structures.length;
+    } else if (o.getStructures) {
+      const st = /** @type {any} */ ([]);
+      st.uninitialized = true;
+      st.sharedLength = 0;
+      this.structures = st;
+    }
     /** @type {'number' | 'bigint' | 'string' | 'auto'} */
-    this.int64AsType = o.int64AsType || 'bigint';
+    this.int64AsType = o.int64AsType || (o.int64AsNumber ? 'number' : 'bigint');
     /** @type {number} */
     this.useFloat32 = o.useFloat32 || 0;
     /** @type {number} */
@@ -754,9 +998,68 @@ export class Unpackr {
     this.maxBinLength = limit(o.maxBinLength, 0xffffffff);
     this.maxExtLength = limit(o.maxExtLength, 0xffffffff);
     this.maxBytes = o.maxBytes === undefined ? DEFAULT_MAX_BYTES : limit(o.maxBytes, DEFAULT_MAX_BYTES);
-    this.flags = (this.mapsAsObjects ? F_MAPS_AS_OBJECTS : 0) | (this.useFloat32 > 2 ? F_TAG_F32 : 0);
+    this.flags = (this.mapsAsObjects ? F_MAPS_AS_OBJECTS : 0) | (this.useFloat32 > 2 ? F_TAG_F32 : 0) | F_BUNDLES;
     /** CBOR instead of MessagePack (set by the CBOR Decoder) */
     this.cbor = false;
+  }
+
+  /**
+   * Take structures loaded by getStructures (msgpackr's _mergeStructures): they become the
+   * shared ones; own structures defined since stay where they were.
+   * @param {any} loadedStructures
+   * @param {any} [existingStructures]
+   * @returns {any}
+   */
+  _mergeStructures(loadedStructures, existingStructures) {
+    const self = /** @type {any} */ (this);
+    if (self._onLoadedStructures) loadedStructures = self._onLoadedStructures(loadedStructures);
+    let loaded = loadedStructures || [];
+    if (Object.isFrozen(loaded)) loaded = loaded.map((/** @type {any[]} */ st) => st.slice(0));
+    for (let i = 0; i < loaded.length; i++) {
+      const st = loaded[i];
+      if (st) {
+        st.isShared = true;
+        if (i >= 32) st.highByte = (i - 32) >> 5;
+      }
+    }
+    loaded.sharedLength = loaded.length;
+    const existing = existingStructures || [];
+    for (const k in existing) {
+      const id = +k;
+      if (id >= 0 && existing[id]) {
+        if (loaded[id]) (loaded.restoreStructures || (loaded.restoreStructures = []))[id] = loaded[id];
+        loaded[id] = existing[id];
+      }
+    }
+    return (this.structures = loaded);
+  }
+
+  /**
+   * Run the C decoder for this Unpackr: loads structures and retries once through getStructures
+   * when a record id is undefined (msgpackr loads structures lazily the same way).
+   * @param {import('./runtime.js').Runtime} rt
+   * @param {Uint8Array} bytes
+   * @param {number} flags
+   * @returns {number} C error code
+   */
+  #decode(rt, bytes, flags) {
+    if (this.cbor || !this.getStructures) return runDecode(rt, bytes, flags, this.maxDepth, this.cbor, this);
+    const err = runDecode(rt, bytes, flags | F_REC_STRICT, this.maxDepth, false, this);
+    if (err !== E_UNKNOWN_RECORD) return err;
+    this._mergeStructures(this.getStructures(), this.structures);
+    return runDecode(rt, bytes, flags, this.maxDepth, false, this);
+  }
+
+  /**
+   * Keep the records a call defined in this Unpackr's structures, when definitions persist
+   * (sequential/trusted, or within unpackMultiple, as msgpackr).
+   * @param {TapeReader} r
+   * @param {boolean} multiple
+   */
+  #keepDefinitions(r, multiple) {
+    const st = this.structures, defs = r.defs;
+    if (!st || defs === null || !(this.trusted || multiple)) return;
+    for (let i = 0; i < defs.length; i += 2) st[idOf(defs[i])] = defs[i + 1];
   }
 
   /**
@@ -782,14 +1085,20 @@ export class Unpackr {
   /**
    * Decode one MessagePack value.
    * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {number | {start?: number, end?: number}} [options] msgpackr's end offset, or
+   *   {start, end}: decode only that part of source
    * @returns {any}
    */
-  unpack(source) {
-    const bytes = toBytes(source);
+  unpack(source, options) {
+    let bytes = toBytes(source);
+    if (options !== undefined) bytes = range(bytes, options);
     const rt = runtime();
-    if (runDecode(rt, bytes, this.flags, this.maxDepth, this.cbor, this) !== 0) throw errorFromResult(rt);
+    if (this.#decode(rt, bytes, this.flags) !== 0) throw errorFromResult(rt);
     try {
-      return reader(rt, bytes, this).v();
+      const r = reader(rt, bytes, this);
+      const value = r.v();
+      if (r.defs !== null) this.#keepDefinitions(r, false);
+      return value;
     } catch (e) {
       // a safety net: the builder never recurses deeper than maxDepth, but user extensions or
       // shareable containers nested very deep could still exhaust the JS stack
@@ -810,7 +1119,7 @@ export class Unpackr {
   unpackMultiple(source, forEach) {
     const bytes = toBytes(source);
     const rt = runtime();
-    const err = runDecode(rt, bytes, this.flags | F_MULTIPLE, this.maxDepth, this.cbor, this);
+    const err = this.#decode(rt, bytes, this.flags | F_MULTIPLE);
     const failure = err !== 0 ? errorFromResult(rt) : null;
     const count = rt.u32[rt.res + 7];
     /** @type {any[]} */
@@ -818,14 +1127,19 @@ export class Unpackr {
     if (count > 0) {
       // Values before the failing one are complete on the tape; positions need a second pass.
       const r = reader(rt, bytes, this);
-      const ends = forEach && !this.cbor ? this.#ends(bytes, count) : null;
+      const ep = rt.u32[rt.res + 16] >> 2;
+      const ends = forEach ? rt.u32.slice(ep, ep + count) : null;
       for (let i = 0; i < count; i++) {
         const value = r.v();
         if (forEach) {
           const stop = ends ? forEach(value, i === 0 ? 0 : ends[i - 1], ends[i]) : forEach(value, -1, -1);
-          if (stop === false) return undefined;
+          if (stop === false) {
+            this.#keepDefinitions(r, true);
+            return undefined;
+          }
         } else values.push(value);
       }
+      this.#keepDefinitions(r, true);
     }
     releaseMemory();
     if (failure) {
@@ -837,64 +1151,10 @@ export class Unpackr {
   }
 
   /**
-   * End offsets of the first `count` values (a cheap structural walk in JS over the bytes the
-   * C decoder has already validated).
-   * @param {Uint8Array} b
-   * @param {number} count
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {number | {start?: number, end?: number}} [options]
    */
-  #ends(b, count) {
-    const ends = new Array(count);
-    let p = 0;
-    for (let i = 0; i < count; i++) {
-      p = skipValue(b, p);
-      ends[i] = p;
-    }
-    return ends;
+  decode(source, options) {
+    return this.unpack(source, options);
   }
-
-  /** @param {Uint8Array | ArrayBuffer | DataView} source */
-  decode(source) {
-    return this.unpack(source);
-  }
-}
-
-/**
- * Offset after the (already validated) value at p.
- * @param {Uint8Array} b
- * @param {number} p
- */
-function skipValue(b, p) {
-  let pending = 1;
-  while (pending > 0) {
-    pending--;
-    const c = b[p];
-    if (c < 0x80 || c >= 0xe0 || (c >= 0xc0 && c <= 0xc3)) { p += 1; continue; }
-    if (c <= 0x8f) { pending += 2 * (c & 0xf); p += 1; continue; }
-    if (c <= 0x9f) { pending += c & 0xf; p += 1; continue; }
-    if (c <= 0xbf) { p += 1 + (c & 0x1f); continue; }
-    const be16 = (b[p + 1] << 8) | b[p + 2];
-    const be32 = ((b[p + 1] << 24) | (b[p + 2] << 16) | (b[p + 3] << 8) | b[p + 4]) >>> 0;
-    switch (c) {
-      case 0xc4: case 0xd9: p += 2 + b[p + 1]; break;
-      case 0xc5: case 0xda: p += 3 + be16; break;
-      case 0xc6: case 0xdb: p += 5 + be32; break;
-      case 0xc7: p += 3 + b[p + 1]; break;
-      case 0xc8: p += 4 + be16; break;
-      case 0xc9: p += 6 + be32; break;
-      case 0xca: case 0xce: case 0xd2: p += 5; break;
-      case 0xcb: case 0xcf: case 0xd3: p += 9; break;
-      case 0xcc: case 0xd0: p += 2; break;
-      case 0xcd: case 0xd1: p += 3; break;
-      case 0xd4: p += 3; break;
-      case 0xd5: p += 4; break;
-      case 0xd6: p += 6; break;
-      case 0xd7: p += 10; break;
-      case 0xd8: p += 18; break;
-      case 0xdc: pending += be16; p += 3; break;
-      case 0xdd: pending += be32; p += 5; break;
-      case 0xde: pending += 2 * be16; p += 3; break;
-      default: /* 0xdf */ pending += 2 * be32; p += 5; break;
-    }
-  }
-  return p;
 }

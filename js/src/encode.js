@@ -3,13 +3,32 @@
  * Encoding: JS walks the value into a compact tape (csrc/wirepack.h, encode tags) in a buffer of
  * its own, copies it into wasm memory in one call, and C writes the MessagePack bytes, choosing
  * the smallest form of every header and integer. The result is copied out once.
+ *
+ * msgpackr's MessagePack extensions are written the same way (MessagePack only; the CBOR
+ * Encoder, a subclass, never turns them on): records (a plain object becomes a record id, one
+ * or two bytes, after a definition `d4 72 id [keys]` the first time), bundled strings (ext 0x62),
+ * structured clone (0x69 ids before objects met again, 0x70 pointers) and the moreTypes
+ * extensions (Error 0x65, Set 0x73, RegExp 0x78, typed arrays 0x74, large BigInts 0x42).
  */
-import { ExtData } from './ext.js';
+import { ExtData, packExtensions } from './ext.js';
 import { runtime, releaseMemory } from './runtime.js';
-import { DEFAULT_MAX_DEPTH } from './decode.js';
+import { DEFAULT_MAX_DEPTH, Unpackr } from './decode.js';
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 const textEncoder = new TextEncoder();
+/** The byte array class msgpackr packs as plain bin even with moreTypes (Buffer in Node). */
+const ByteArray = NodeBuffer || Uint8Array;
+const TypedArray = Object.getPrototypeOf(Uint8Array.prototype).constructor;
+const dateToJSON = Date.prototype.toJSON;
+/** msgpackr's typed array codes (ext 0x74); ArrayBuffer is 0x10, DataView 0x11. */
+const TYPED_ARRAYS = ['Int8', 'Uint8', 'Uint8Clamped', 'Int16', 'Uint16', 'Int32', 'Uint32', 'Float32',
+  'Float64', 'BigInt64', 'BigUint64'].map((t) => t + 'Array');
+const NON_LATIN = /[\u0080-\uFFFF]/;
+/** A bundle holds at most this many characters (its encoded bytes fit an ext16). */
+const MAX_BUNDLE_SIZE = 0x5500;
+
+/** msgpackr's marker class for the never-used byte 0xc1: an instance packs as that byte. */
+export class C1Type {}
 
 /** msgpackr's float32 choices. */
 export const FLOAT32_OPTIONS = Object.freeze({ NEVER: 0, ALWAYS: 1, DECIMAL_ROUND: 3, DECIMAL_FIT: 4 });
@@ -17,6 +36,8 @@ export const FLOAT32_OPTIONS = Object.freeze({ NEVER: 0, ALWAYS: 1, DECIMAL_ROUN
 // Encode tags (csrc/wirepack.h)
 const E_NIL = 0, E_FALSE = 1, E_TRUE = 2, E_UNDEF = 3, E_INT = 4, E_UINT = 5, E_F64 = 6, E_F32 = 7;
 const E_I64 = 8, E_U64 = 9, E_STR = 10, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_EXT = 14, E_DATE = 15, E_BADDATE = 16;
+const E_RAW = 17, E_PAD = 21;
+const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28;
 const ESC = 0xffffff;
 
 /** msgpackr's table: binary exponent -> decimal multiplier (for DECIMAL_FIT). */
@@ -28,12 +49,81 @@ for (let i = 0; i < 256; i++) mult10[i] = +('1e' + Math.floor(45.15 - i * 0.3010
  * @property {number} [useFloat32] FLOAT32_OPTIONS: ALWAYS and DECIMAL_ROUND write non-integer
  *   numbers in the float32 range as float32; DECIMAL_FIT only when no decimal digit is lost
  * @property {number} [maxDepth] maximum nesting (default 1000); deeper (or cyclic) values throw
- * @property {boolean} [useRecords] accepted for msgpackr compatibility (records: later)
+ * @property {boolean | ((value: object) => boolean)} [useRecords] records for plain objects
+ *   (default true for a Packr; false: maps; a function: records for the objects it accepts)
+ * @property {string[][]} [structures] shared record structures (ids 0x40 on)
+ * @property {() => any} [getStructures] loads the shared structures before packing
+ * @property {(structures: any, isCompatible: (existing: any) => boolean) => boolean | void} [saveStructures]
+ *   saves the shared structures after a pack added some; returning false re-packs with
+ *   structures loaded again through getStructures
+ * @property {number} [maxSharedStructures] (default 32 with shared structures, else 0; up to 8160)
+ * @property {number} [maxOwnStructures] record ids defined inside one message (default 64, or 32
+ *   with shared structures)
+ * @property {(keys: string[]) => boolean} [shouldShareStructure] whether a new structure is shared
+ * @property {boolean} [sequential] record definitions persist across pack calls (a stream)
+ * @property {boolean} [bundleStrings] strings of 4..4095 characters go into bundles (ext 0x62)
+ * @property {boolean} [moreTypes] Error, Set, RegExp, typed arrays and large BigInts as msgpackr's
+ *   extensions (else arrays and bin)
+ * @property {boolean} [structuredClone] keep shared identity and cycles (0x69/0x70); implies moreTypes
+ * @property {boolean} [useBigIntExtension] BigInts beyond 64 bits as ext 0x42
+ * @property {boolean} [largeBigIntToFloat] BigInts beyond 64 bits as float64
+ * @property {boolean} [largeBigIntToString] BigInts beyond 64 bits as strings
+ * @property {boolean} [useToJSON] call toJSON of class instances (default true)
+ * @property {unknown[]} [skipValues] object entries with these values are left out (maps only)
+ * @property {boolean} [encodeUndefinedAsNil] undefined as nil
+ * @property {boolean} [useTimestamp32] Dates in 0..2^32 s as 32-bit timestamps (milliseconds dropped)
+ * @property {boolean} [variableMapSize] accepted: map headers always have the smallest form
+ * @property {boolean} [mapAsEmptyObject] Maps as empty maps
+ * @property {boolean} [setAsEmptyObject] Sets as empty maps
+ * @property {boolean} [coercibleKeyAsNumber] object keys that are numbers as numbers (maps only)
+ * @property {() => unknown} [onInvalidDate] the value packed instead of an invalid Date
+ * @property {(fn: Function) => unknown} [writeFunction] the value packed instead of a function
  */
 
 const INITIAL_WORDS = 1 << 14;
 /** Copies up to this many words (tape) or 4x as many bytes (output) are done with a loop. */
 const SMALL_COPY = 32;
+
+/** A node of the record transition trie: the keys so far; a record id once one is assigned. */
+class Transition {
+  constructor() {
+    /** the key of the first transition made from here (most nodes have only one) */
+    /** @type {string | null} */
+    this.key = null;
+    /** @type {Transition | null} */
+    this.child = null;
+    /** the other transitions, by key */
+    /** @type {Map<string, Transition> | null} */
+    this.more = null;
+    /** record id (0x40...), 0 when none */
+    this.id = 0;
+    /** the tape word of a reference to this record (E_REC), 0 when none */
+    this.word = 0;
+    /** @type {any[] | null} the keys array of the structure */
+    this.keys = null;
+  }
+}
+
+/**
+ * Structures as msgpackr keeps them: an array of key arrays (index = id - 0x40) with extra
+ * fields. The decoder shares the same array.
+ * @typedef {any[] & {sharedLength?: number, transitions?: Transition | null, nextId?: number,
+ *   nextOwnId?: number, uninitialized?: boolean, isCompatible?: (existing: any) => boolean}} Structures
+ */
+
+/** Bundled strings of one pack call. */
+class Bundle {
+  constructor() {
+    /** non-Latin strings */
+    this.s0 = '';
+    /** ASCII strings */
+    this.s1 = '';
+    /** characters so far (Infinity: the first string opens a bundle) */
+    this.size = Infinity;
+    /** a reference is open */
+    this.open = false;
+  }
+}
 
 /** The reusable tape a Packr writes into. */
 export class Tape {
@@ -52,6 +142,20 @@ export class Tape {
     /** CBOR structuredClone: objects written so far (first tape position, reference slots) */
     /** @type {Map<object, {pos: number, uses: number[]}> | null} */
     this.refs = null;
+    // MessagePack features of the current call (all off for CBOR)
+    /** records: the structures in use, null when records are off */
+    /** @type {Structures | null} */
+    this.structs = null;
+    /** integers 0x40..0x7f take the uint8 form (records are on, or may be) */
+    this.recInts = false;
+    /** structuredClone: object -> tape position of the two words reserved before it, id */
+    /** @type {Map<object, {pos: number, id: number}> | null} */
+    this.ids = null;
+    this.nextId = 0;
+    /** @type {Bundle | null} */
+    this.bundle = null;
+    /** maps need the options path (skipValues, coercibleKeyAsNumber, bundled keys) */
+    this.mapOpts = false;
   }
 
   views() {
@@ -76,11 +180,46 @@ export class Tape {
   }
 }
 
-/** A MessagePack encoder with options (msgpackr's Packr). */
-export class Packr {
-  /** @param {Readonly<PackOptions>} [options] */
+/**
+ * Record settings of a Packr (msgpackr's), and the bookkeeping that lives across calls.
+ */
+class RecordState {
+  /**
+   * @param {number} maxShared @param {number} maxOwn @param {boolean} sequential
+   */
+  constructor(maxShared, maxOwn, sequential) {
+    this.maxShared = maxShared;
+    this.maxOwn = maxOwn;
+    this.sequential = sequential;
+    this.twoByte = maxShared > 32 || maxOwn + maxShared > 64;
+    this.sharedLimitId = maxShared + 0x40;
+    this.maxStructureId = maxShared + maxOwn + 0x40;
+    /** @type {Transition[]} transitions with own (per-message) ids, oldest first */
+    this.toRemove = [];
+    this.transitionsCount = 0;
+    this.sinceRebuild = 0;
+    this.hasSharedUpdate = false;
+    /** pack calls in progress (a pack inside another one is "nested") */
+    this.depth = 0;
+    /** @type {any[][] | null} structures made by nested packs, to share after the outer one */
+    this.pending = null;
+  }
+}
+
+/**
+ * The tape word of a reference to record `id`.
+ * @param {number} id @param {number} high the second byte, or -1
+ */
+function recWord(id, high) {
+  return high >= 0 ? E_REC | (((id & 0x1f) + 0x60) << 8) | (high << 16) | (1 << 24) : E_REC | (id << 8);
+}
+
+/** A MessagePack encoder with options (msgpackr's Packr); also decodes (it extends Unpackr). */
+export class Packr extends Unpackr {
+  /** @param {Readonly<PackOptions>} [options] also the Unpackr's options (a Packr decodes too) */
   constructor(options) {
-    const o = options || {};
+    super(/** @type {any} */ (options));
+    const o = /** @type {Record<string, any>} */ (options || {});
     /** @type {number} */
     this.useFloat32 = o.useFloat32 || 0;
     /** @type {number} */
@@ -89,11 +228,77 @@ export class Packr {
     this.tape = null;
     /** -1 for MessagePack; WP_CBOR_* flags for CBOR (set by the CBOR Encoder) */
     this.cborFlags = -1;
+    /** @type {boolean | ((value: object) => boolean) | undefined} */
+    this.useRecords = o.useRecords;
+    this.moreTypes = !!(o.moreTypes || (o.structuredClone && o.moreTypes == undefined));
+    this.structuredClone = !!o.structuredClone;
+    this.bundleStrings = !!o.bundleStrings;
+    this.useBigIntExtension = !!o.useBigIntExtension;
+    this.largeBigIntToFloat = !!o.largeBigIntToFloat;
+    this.largeBigIntToString = !!o.largeBigIntToString;
+    this.useToJSON = o.useToJSON !== false;
+    /** @type {unknown[] | null} */
+    this.skipValues = o.skipValues || null;
+    this.encodeUndefinedAsNil = !!o.encodeUndefinedAsNil;
+    this.useTimestamp32 = !!o.useTimestamp32;
+    this.variableMapSize = !!o.variableMapSize;
+    this.mapAsEmptyObject = !!o.mapAsEmptyObject;
+    this.setAsEmptyObject = !!o.setAsEmptyObject;
+    this.coercibleKeyAsNumber = !!o.coercibleKeyAsNumber;
+    /** @type {(() => unknown) | undefined} */
+    this.onInvalidDate = o.onInvalidDate;
+    /** @type {((fn: Function) => unknown) | undefined} */
+    this.writeFunction = o.writeFunction;
+    /** @type {((keys: string[]) => boolean) | undefined} */
+    this.shouldShareStructure = o.shouldShareStructure;
+    /** @type {PackOptions['saveStructures']} */
+    this.saveStructures = o.saveStructures;
+    /** @type {(() => any) | undefined} */
+    this.getStructures = o.getStructures;
+    /** shared structures saved so far (msgpackr's lastNamedStructuresLength) */
+    this.lastNamedStructuresLength = 0;
+    /** @type {Uint8Array | null} a buffer given to useBuffer, written into while it has room */
+    this.userBuffer = null;
+    this.userOffset = 0;
+    /** @type {RecordState | null} */
+    this.records = null;
+    this.initRecords(o);
+    /** no MessagePack option needs per-call setup */
+    this.simple = this.records === null && !this.structuredClone && !this.bundleStrings &&
+      this.skipValues === null && !this.coercibleKeyAsNumber && this.useRecords === false;
+  }
+
+  /**
+   * msgpackr's record settings (the CBOR Encoder may override this with its own).
+   * @param {Record<string, any>} o the options
+   */
+  initRecords(o) {
+    // msgpackr's Unpackr gives sequential packers (unless useRecords: false or trusted: false)
+    // an empty structures array and, unless given, maxSharedStructures 0; getStructures also
+    // means structures (loaded before the first pack). The Unpackr sets this.structures.
+    const seq = !!(o.sequential && o.trusted !== false && !o.structures && o.useRecords != false);
+    const hasShared = !!(o.structures || o.getStructures || seq || o.saveStructures);
+    let maxShared = o.maxSharedStructures;
+    if (seq && !maxShared) maxShared = 0;
+    if (maxShared == null) maxShared = hasShared ? 32 : 0;
+    if (maxShared > 8160) throw new Error('Maximum maxSharedStructure is 8160');
+    let maxOwn = o.maxOwnStructures;
+    if (maxOwn == null) maxOwn = hasShared ? 32 : 64;
+    const self = /** @type {any} */ (this);
+    if (!self.structures && o.useRecords != false) self.structures = [];
+    if (maxShared + maxOwn + 0x40 > 8256) throw new Error('Maximum maxSharedStructure + maxOwnStructure is 8192');
+    if (self.structures && o.useRecords !== false) this.records = new RecordState(maxShared, maxOwn, !!o.sequential);
   }
 
   /** @param {Tape} T @param {bigint} v */
   writeBigInt(T, v) {
-    writeBigInt(T, v);
+    if (v >= I64_MIN && v <= U64_MAX) { writeBigInt(T, v); return; }
+    if (this.largeBigIntToFloat) { writeF64(T, Number(v)); return; }
+    if (this.largeBigIntToString) { this.write(T, v.toString(), 0); return; }
+    if (this.useBigIntExtension || this.moreTypes) { writeBytes(T, E_EXT, 0x42, bigIntBytes(v)); return; }
+    throw new RangeError(v + ' was too large to fit in MessagePack 64-bit integer format, use' +
+      ' useBigIntExtension, or set largeBigIntToFloat to convert to float-64, or set' +
+      ' largeBigIntToString to convert to string');
   }
 
   /**
@@ -110,33 +315,268 @@ export class Packr {
 
   /**
    * Encode a value as MessagePack. Returns a Buffer in Node, a Uint8Array elsewhere; it never
-   * shares memory with wasm or with other results.
+   * shares memory with wasm or with other results (only with a buffer given to useBuffer).
    * @param {unknown} value
+   * @param {number} [encodeOptions] msgpackr's mode flags: RESERVE_START_SPACE (2048) plus n
+   *   (0..255) starts the result with n zero bytes for the caller to fill; others are ignored
    * @returns {Uint8Array}
    */
-  pack(value) {
+  pack(value, encodeOptions) {
     let tape = this.tape;
     if (tape === null || tape.busy) {
       // a value's toJSON or getter may call pack again: a nested call gets its own tape
       tape = new Tape();
       if (this.tape === null) this.tape = tape;
     }
+    const rs = this.records;
+    if (rs !== null && rs.depth > 0 && this.cborFlags < 0) return this.packNested(rs, value);
     tape.busy = true;
+    let failed = true;
+    /** @type {Uint8Array} */
+    let out;
     try {
       tape.p = 0;
+      if (!this.simple && this.cborFlags < 0) this.beginMsgpack(tape, value);
+      if (encodeOptions !== undefined && (encodeOptions & 2048) !== 0) writeRaw(tape, new Uint8Array(encodeOptions & 0xff));
       this.writePrefix(tape);
       this.write(tape, value, 0);
+      if (tape.bundle !== null) endBundle(tape);
       this.finishTape(tape);
-      return emit(tape, this.cborFlags);
+      out = emit(tape, this.cborFlags, this);
+      failed = false;
     } finally {
       tape.busy = false;
       releaseMemory();
+      if (tape.structs !== null) this.endMpRecords(tape, failed);
+      tape.ids = null;
+      tape.bundle = null;
+    }
+    if (rs !== null && rs.hasSharedUpdate && this.saveStructures && this.cborFlags < 0) {
+      if (this.saveMpStructures() === false) return this.pack(value, encodeOptions);
+    }
+    return out;
+  }
+
+  /**
+   * Set up the MessagePack features of one call.
+   * @param {Tape} T @param {unknown} value
+   */
+  beginMsgpack(T, value) {
+    T.ids = this.structuredClone ? new Map() : null;
+    T.nextId = 0;
+    T.bundle = this.bundleStrings && typeof value !== 'string' ? new Bundle() : null;
+    T.mapOpts = T.bundle !== null || this.skipValues !== null || this.coercibleKeyAsNumber;
+    T.recInts = this.useRecords !== false;
+    const rs = this.records;
+    T.structs = null;
+    if (rs === null) return;
+    const self = /** @type {any} */ (this);
+    /** @type {Structures} */
+    let s = self.structures;
+    if (s.uninitialized) s = self._mergeStructures(self.getStructures());
+    const shared = s.sharedLength || 0;
+    if (shared > rs.maxShared) {
+      throw new Error('Shared structures is larger than maximum shared structures, try increasing maxSharedStructures to ' + s.sharedLength);
+    }
+    if (!s.transitions) {
+      rebuildTransitions(s, rs, shared);
+      this.lastNamedStructuresLength = shared;
+    }
+    if (!rs.sequential || !(/** @type {number} */ (s.nextId) >= shared + 0x40)) s.nextId = shared + 0x40;
+    rs.hasSharedUpdate = false;
+    rs.depth++;
+    T.structs = s;
+  }
+
+  /**
+   * After a call with records: forget the per-message ids (unless sequential) and keep the
+   * shared structures consistent when packing failed.
+   * @param {Tape} T @param {boolean} failed
+   */
+  endMpRecords(T, failed) {
+    const rs = /** @type {RecordState} */ (this.records);
+    const s = /** @type {Structures} */ (T.structs);
+    T.structs = null;
+    rs.depth--;
+    if (rs.sinceRebuild < 10) rs.sinceRebuild++;
+    const shared = s.sharedLength || 0;
+    if (s.length > shared && !rs.sequential) s.length = shared;
+    if (rs.transitionsCount > 10000) {
+      // rebuild now and then after many new transitions, so that the trie does not only grow
+      s.transitions = null;
+      rs.sinceRebuild = 0;
+      rs.transitionsCount = 0;
+      rs.toRemove = [];
+    } else if (rs.toRemove.length > 0 && !rs.sequential) {
+      for (const t of rs.toRemove) { t.id = 0; t.word = 0; }
+      rs.toRemove = [];
+    }
+    if (rs.pending !== null && rs.depth === 0) {
+      const toPromote = rs.pending;
+      rs.pending = null;
+      if (!failed && this.saveStructures) this.promote(s, rs, toPromote);
+    }
+    if (failed && rs.hasSharedUpdate && this.saveStructures) {
+      rs.hasSharedUpdate = false;
+      if (this.getStructures) s.uninitialized = true;
+      s.length = s.sharedLength = this.lastNamedStructuresLength || 0;
+      s.transitions = null;
     }
   }
 
-  /** @param {unknown} value */
-  encode(value) {
-    return this.pack(value);
+  /**
+   * Structures that nested packs made while saving structures become shared ones.
+   * @param {Structures} s @param {RecordState} rs @param {any[]} toPromote
+   */
+  promote(s, rs, toPromote) {
+    let shared = s.sharedLength || 0;
+    if (!s.transitions) rebuildTransitions(s, rs, shared);
+    for (let i = 0; i < toPromote.length && shared < rs.maxShared; i++) {
+      const keys = toPromote[i];
+      const t = walk(/** @type {Transition} */ (s.transitions), keys);
+      if (t.id === 0) {
+        const id = shared + 0x40;
+        keys.highByte = id >= 0x60 && rs.twoByte ? (id - 0x60) >> 5 : -1;
+        keys.isShared = true;
+        t.id = id;
+        t.word = recWord(id, keys.highByte);
+        t.keys = keys;
+        s[shared++] = keys;
+        s.sharedLength = shared;
+        rs.hasSharedUpdate = true;
+      }
+    }
+    if (!rs.sequential || !(/** @type {number} */ (s.nextId) >= shared + 0x40)) s.nextId = shared + 0x40;
+  }
+
+  /**
+   * saveStructures after a pack that added shared structures. False: the save was declined,
+   * and the structures are loaded again (the caller packs again).
+   * @returns {boolean}
+   */
+  saveMpStructures() {
+    const rs = /** @type {RecordState} */ (this.records);
+    const self = /** @type {any} */ (this);
+    /** @type {Structures} */
+    const s = self.structures;
+    rs.hasSharedUpdate = false;
+    const shared = s.sharedLength || 0;
+    let ok = false;
+    rs.depth++; // packs inside saveStructures are nested ones
+    try {
+      s.isCompatible = (existing) => {
+        const compatible = !existing || (this.lastNamedStructuresLength || 0) === existing.length;
+        if (!compatible) self._mergeStructures(existing);
+        return compatible;
+      };
+      const saved = /** @type {NonNullable<PackOptions['saveStructures']>} */ (this.saveStructures)(s, s.isCompatible);
+      ok = true;
+      if (saved === false) {
+        // declined (another writer updated them): reload through getStructures and re-pack
+        s.uninitialized = true;
+        return false;
+      }
+    } finally {
+      rs.depth--;
+      if (!ok) {
+        const cur = self.structures;
+        if (this.getStructures) cur.uninitialized = true;
+        cur.length = cur.sharedLength = this.lastNamedStructuresLength || 0;
+        cur.transitions = null;
+      }
+    }
+    this.lastNamedStructuresLength = shared;
+    return true;
+  }
+
+  /**
+   * A pack inside a pack with records (a toJSON, an extension or saveStructures calling pack):
+   * it gets its own per-message structures, and the outer message's are restored afterwards.
+   * @param {RecordState} rs @param {unknown} value
+   * @returns {Uint8Array}
+   */
+  packNested(rs, value) {
+    const self = /** @type {any} */ (this);
+    /** @type {Structures} */
+    const s = self.structures;
+    const shared = s.sharedLength || 0;
+    const savedNextId = s.nextId, savedNextOwnId = s.nextOwnId;
+    const savedOwn = s.slice(shared);
+    const savedRemove = rs.toRemove;
+    const savedIds = savedRemove.map((t) => t.id);
+    const savedCount = rs.transitionsCount;
+    const savedUpdate = rs.hasSharedUpdate;
+    for (const t of savedRemove) { t.id = 0; t.word = 0; }
+    rs.toRemove = [];
+    s.length = shared;
+    s.nextOwnId = undefined;
+    rs.transitionsCount = 0;
+    const depth = rs.depth;
+    rs.depth = 0;
+    const seq = rs.sequential;
+    rs.sequential = false;
+    try {
+      // the nested message starts its own ids after the shared ones
+      const tape = new Tape();
+      tape.busy = true;
+      let failed = true;
+      try {
+        this.beginMsgpack(tape, value);
+        rs.depth = depth + 1;
+        this.write(tape, value, 0);
+        if (tape.bundle !== null) endBundle(tape);
+        const out = emit(tape, this.cborFlags, null);
+        failed = false;
+        return out;
+      } finally {
+        releaseMemory();
+        rs.depth = depth + 1;
+        if (tape.structs !== null) this.endMpRecords(tape, failed);
+      }
+    } finally {
+      rs.depth = depth;
+      rs.sequential = seq;
+      for (const t of rs.toRemove) { t.id = 0; t.word = 0; }
+      /** @type {Structures} */
+      const cur = self.structures;
+      const curShared = cur.sharedLength || 0;
+      for (let i = Math.max(0, curShared - shared); i < savedOwn.length; i++) {
+        if (savedOwn[i] !== undefined) cur[shared + i] = savedOwn[i];
+      }
+      rs.toRemove = savedRemove;
+      for (let i = 0; i < savedRemove.length; i++) {
+        const t = savedRemove[i];
+        if (t.id === 0 && t.keys) { t.id = savedIds[i]; t.word = recWord(t.id, /** @type {any} */ (t.keys).highByte); }
+      }
+      cur.nextId = !(/** @type {number} */ (savedNextId) >= curShared + 0x40) ? curShared + 0x40 : savedNextId;
+      cur.nextOwnId = savedNextOwnId;
+      rs.transitionsCount += savedCount;
+      rs.hasSharedUpdate = savedUpdate || rs.hasSharedUpdate;
+    }
+  }
+
+  /** @param {unknown} value @param {number} [encodeOptions] as for pack */
+  encode(value, encodeOptions) {
+    return this.pack(value, encodeOptions);
+  }
+
+  /**
+   * Write the following results into `buffer` (msgpackr's useBuffer): each result is a view of
+   * it, at 8-byte aligned offsets, while it has room; then results are new buffers again.
+   * @param {Uint8Array} buffer
+   */
+  useBuffer(buffer) {
+    this.userBuffer = buffer;
+    this.userOffset = 0;
+  }
+
+  /** Forget the structures (msgpackr's clearSharedData). */
+  clearSharedData() {
+    const self = /** @type {any} */ (this);
+    if (self.structures) {
+      self.structures = [];
+      this.lastNamedStructuresLength = 0;
+    }
   }
 
   /**
@@ -147,10 +587,14 @@ export class Packr {
   write(T, v, depth) {
     if (T.p + 8 > T.cap) T.grow(8);
     switch (typeof v) {
-      case 'string': writeString(T, v); return;
+      case 'string':
+        if (T.bundle === null) writeString(T, v);
+        else this.writeBundled(T, v);
+        return;
       case 'number': this.writeNumber(T, v); return;
       case 'boolean': T.u32[T.p++] = v ? E_TRUE : E_FALSE; return;
-      case 'undefined': case 'function': T.u32[T.p++] = E_UNDEF; return;
+      case 'undefined': T.u32[T.p++] = this.encodeUndefinedAsNil ? E_NIL : E_UNDEF; return;
+      case 'function': this.writeFunctionValue(T, v, depth); return;
       case 'bigint': this.writeBigInt(T, v); return;
       case 'object':
         if (v === null) { T.u32[T.p++] = E_NIL; return; }
@@ -161,10 +605,22 @@ export class Packr {
     }
   }
 
+  /** @param {Tape} T @param {Function} f @param {number} depth */
+  writeFunctionValue(T, f, depth) {
+    if (T.ids !== null && this.writeMpRef(T, f)) return;
+    if (this.writeFunction && this.cborFlags < 0) {
+      this.write(T, this.writeFunction(f), depth);
+      return;
+    }
+    T.u32[T.p++] = this.encodeUndefinedAsNil ? E_NIL : E_UNDEF;
+  }
+
   /** @param {Tape} T @param {number} v */
   writeNumber(T, v) {
     const u32 = T.u32;
     if ((v >>> 0) === v) {
+      // with records, fixints 0x40..0x7f would read as record ids: msgpackr writes uint8
+      if ((v >>> 6) === 1 && T.recInts) { u32[T.p++] = E_UINT8 | (v << 8); return; }
       u32[T.p] = E_UINT; u32[T.p + 1] = v; T.p += 2;
     } else if ((v >> 0) === v) {
       u32[T.p] = E_INT; u32[T.p + 1] = v; T.p += 2;
@@ -181,7 +637,9 @@ export class Packr {
 
   /** @param {Tape} T @param {object} o @param {number} depth */
   writeObject(T, o, depth) {
+    if (T.ids !== null && this.writeMpRef(T, o)) return;
     if (Array.isArray(o)) {
+      if (packExtensions.length > 0 && o.constructor !== Array && this.cborFlags < 0 && this.writeUserExtension(T, o, depth)) return;
       const n = o.length;
       writeHeader(T, E_ARR, n);
       for (let i = 0; i < n; i++) this.write(T, o[i], depth);
@@ -189,27 +647,270 @@ export class Packr {
     }
     const proto = Object.getPrototypeOf(o);
     if (proto === Object.prototype || proto === null) {
-      this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
+      if (T.structs !== null) this.writeMpRecord(T, /** @type {Record<string, unknown>} */ (o), depth);
+      else this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
       return;
     }
-    if (o instanceof Uint8Array) { writeBytes(T, E_BIN, 0, o); return; }
-    if (o instanceof Date) { writeDate(T, o); return; }
-    if (o instanceof Map) {
-      writeHeader(T, E_MAP, o.size);
-      for (const [k, v] of o) {
-        this.write(T, k, depth);
-        this.write(T, v, depth);
+    if (o.constructor === Map) {
+      this.writeMapObject(T, /** @type {Map<unknown, unknown>} */ (o), depth);
+      return;
+    }
+    this.writeOther(T, o, depth);
+  }
+
+  /** @param {Tape} T @param {Map<unknown, unknown>} m @param {number} depth */
+  writeMapObject(T, m, depth) {
+    if (this.mapAsEmptyObject && this.cborFlags < 0) { T.u32[T.p++] = E_MAP; return; }
+    writeHeader(T, E_MAP, m.size);
+    for (const [k, v] of m) {
+      this.write(T, k, depth);
+      this.write(T, v, depth);
+    }
+  }
+
+  /**
+   * An extension added with addExtension whose Class the value is an instance of.
+   * @param {Tape} T @param {object} o @param {number} depth
+   * @returns {boolean} whether one was found (and the value written)
+   */
+  writeUserExtension(T, o, depth) {
+    const exts = packExtensions;
+    for (let i = 0; i < exts.length; i++) {
+      const ext = exts[i];
+      if (!(o instanceof /** @type {Function} */ (ext.Class))) continue;
+      if (ext.write) {
+        if (ext.type) { if (T.p + 1 > T.cap) T.grow(1); T.u32[T.p++] = E_PREFIX | ((ext.type & 0xff) << 8); }
+        const result = ext.write.call(this, o);
+        if (result === o) {
+          if (Array.isArray(o)) {
+            writeHeader(T, E_ARR, o.length);
+            for (let j = 0; j < o.length; j++) this.write(T, o[j], depth);
+          } else if (T.structs !== null) {
+            this.writeMpRecord(T, /** @type {Record<string, unknown>} */ (o), depth);
+          } else {
+            this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
+          }
+        } else {
+          this.write(T, result, depth);
+        }
+        return true;
       }
+      /** @type {Uint8Array[]} */
+      const chunks = [];
+      // msgpackr's pack(value, allocateForWrite, pack): bytes written through allocateForWrite
+      // and values through pack go out in order; returned bytes become the extension's payload
+      const flush = () => {
+        for (const c of chunks) writeRaw(T, c);
+        chunks.length = 0;
+      };
+      /** @param {number} size */
+      const allocateForWrite = (size) => {
+        const target = new Uint8Array(size);
+        chunks.push(target);
+        return { target, targetView: new DataView(target.buffer), position: 0 };
+      };
+      /** @param {unknown} v */
+      const packValue = (v) => { flush(); this.write(T, v, depth); };
+      const result = /** @type {(v: any, a: any, p: any) => Uint8Array | undefined} */ (ext.pack).call(this, o, allocateForWrite, packValue);
+      flush();
+      if (result) writeBytes(T, E_EXT, ext.type & 0xff, result);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Class instances and built-in types, in msgpackr's order: extensions added with
+   * addExtension, then Date, Set, Error, RegExp, ArrayBuffer, typed arrays and DataView (a
+   * subclass with a toJSON of its own uses its toJSON), arrays, toJSON, and last the
+   * instance's own properties as a map (or record).
+   * @param {Tape} T @param {object} o @param {number} depth
+   */
+  writeOther(T, o, depth) {
+    if (packExtensions.length > 0) {
+      if (this.writeUserExtension(T, o, depth)) return;
+    } else if (o instanceof Uint8Array && (o.constructor === ByteArray || !this.moreTypes || this.cborFlags >= 0)) {
+      writeBytes(T, E_BIN, 0, o); // the common cases first: bytes and Dates
+      return;
+    } else if (o.constructor === Date) {
+      this.writeDate(T, /** @type {Date} */ (o), depth);
       return;
     }
     if (o instanceof ExtData) { writeBytes(T, E_EXT, o.type & 0xff, o.data); return; }
-    if (o instanceof ArrayBuffer) { writeBytes(T, E_BIN, 0, new Uint8Array(o)); return; }
-    if (ArrayBuffer.isView(o)) { writeBytes(T, E_BIN, 0, new Uint8Array(o.buffer, o.byteOffset, o.byteLength)); return; }
-    this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
+    const own = /** @type {any} */ (o).toJSON;
+    const viaJSON = this.useToJSON && own !== undefined && own !== dateToJSON;
+    const mp = this.cborFlags < 0;
+    if (o instanceof Date) {
+      if (o.constructor === Date || !viaJSON) { this.writeDate(T, o, depth); return; }
+    } else if (o instanceof Set) {
+      if (o.constructor === Set || !viaJSON) {
+        if (this.setAsEmptyObject && mp) { this.write(T, {}, depth); return; }
+        if (this.moreTypes && mp) T.u32[T.p++] = E_PREFIX | (0x73 << 8);
+        this.write(T, Array.from(o), depth);
+        return;
+      }
+    } else if (o instanceof Error) {
+      if (o.constructor === Error || !viaJSON) {
+        if (this.moreTypes && mp) T.u32[T.p++] = E_PREFIX | (0x65 << 8);
+        const data = [o.name, o.message, /** @type {any} */ (o).cause];
+        if (typeof AggregateError === 'function' && o instanceof AggregateError) data.push(o.errors);
+        this.write(T, data, depth);
+        return;
+      }
+    } else if (o instanceof RegExp) {
+      if (o.constructor === RegExp || !viaJSON) {
+        if (this.moreTypes && mp) T.u32[T.p++] = E_PREFIX | (0x78 << 8);
+        this.write(T, [o.source, o.flags], depth);
+        return;
+      }
+    } else if (o instanceof ArrayBuffer) {
+      if (o.constructor === ArrayBuffer || !viaJSON) {
+        if (this.moreTypes && mp) writeExtBuffer(T, new Uint8Array(o), 0x10);
+        else writeBytes(T, E_BIN, 0, new Uint8Array(o));
+        return;
+      }
+    } else if (ArrayBuffer.isView(o)) {
+      const bytes = new Uint8Array(o.buffer, o.byteOffset, o.byteLength);
+      if (this.moreTypes && mp && o.constructor !== ByteArray) {
+        writeExtBuffer(T, bytes, o instanceof TypedArray ? TYPED_ARRAYS.indexOf(o.constructor.name) & 0xff : 0x11);
+      } else {
+        writeBytes(T, E_BIN, 0, bytes);
+      }
+      return;
+    }
+    if (o instanceof C1Type && mp) { T.u32[T.p++] = E_BYTE | (0xc1 << 8); return; }
+    if (Array.isArray(o)) {
+      writeHeader(T, E_ARR, o.length);
+      for (let i = 0; i < o.length; i++) this.write(T, o[i], depth);
+      return;
+    }
+    if (this.useToJSON && own) {
+      const json = /** @type {any} */ (o).toJSON();
+      if (json !== o) { this.write(T, json, depth); return; }
+    }
+    // Map subclasses stay maps (msgpackr writes their own properties, usually none)
+    if (o instanceof Map) { this.writeMapObject(T, o, depth); return; }
+    if (T.structs !== null) this.writeMpRecord(T, /** @type {Record<string, unknown>} */ (o), depth);
+    else this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
+  }
+
+  /** @param {Tape} T @param {Date} d @param {number} depth */
+  writeDate(T, d, depth) {
+    const ms = d.getTime();
+    if (ms !== ms) {
+      if (this.onInvalidDate && this.cborFlags < 0) { this.write(T, this.onInvalidDate(), depth); return; }
+      T.u32[T.p++] = E_BADDATE;
+      return;
+    }
+    if (this.useTimestamp32 && ms >= 0 && ms < 4294967296000) {
+      const u32 = T.u32, p = T.p;
+      u32[p] = E_DATE; u32[p + 1] = Math.floor(ms / 1000); u32[p + 2] = 0; u32[p + 3] = 0;
+      T.p = p + 4;
+      return;
+    }
+    writeDate(T, d);
+  }
+
+  /**
+   * A plain object as a record (msgpackr's records): the id of its key sequence, after the
+   * definition of that sequence the first time, then the values.
+   * @param {Tape} T @param {Record<string, unknown>} o @param {number} depth
+   */
+  writeMpRecord(T, o, depth) {
+    const use = this.useRecords;
+    if (typeof use === 'function' && !use(o)) { this.writeMap(T, o, depth); return; }
+    const s = /** @type {Structures} */ (T.structs);
+    let t = s.transitions || (s.transitions = new Transition());
+    const keys = Object.keys(o);
+    const n = keys.length;
+    let fresh = 0;
+    for (let i = 0; i < n; i++) {
+      const k = keys[i];
+      if (t.key === k) {
+        t = /** @type {Transition} */ (t.child);
+        continue;
+      }
+      let next = t.more === null ? undefined : t.more.get(k);
+      if (next === undefined) {
+        next = addTransition(t, k);
+        fresh++;
+      }
+      t = next;
+    }
+    if (t.word !== 0) {
+      T.u32[T.p++] = t.word;
+    } else if (!this.newMpRecord(T, t, t.keys || keys, fresh, depth)) {
+      this.writeMap(T, o, depth);
+      return;
+    }
+    for (let i = 0; i < n; i++) this.write(T, o[keys[i]], depth);
+  }
+
+  /**
+   * Assign a record id to a new key sequence and write its reference (shared) or definition.
+   * @param {Tape} T @param {Transition} t @param {any[]} keys @param {number} fresh
+   * @param {number} depth
+   * @returns {boolean} false when no id is available (the object is written as a map)
+   */
+  newMpRecord(T, t, keys, fresh, depth) {
+    const rs = /** @type {RecordState} */ (this.records);
+    const s = /** @type {Structures} */ (T.structs);
+    let id = s.nextId || 0x40;
+    const share = this.shouldShareStructure;
+    const nestedSave = rs.depth > 1 && !!this.saveStructures;
+    if (id < rs.sharedLimitId && (nestedSave || (share && !share(keys)))) {
+      if (nestedSave && !(share && !share(keys))) (rs.pending || (rs.pending = [])).push(keys);
+      if (!rs.maxOwn) return false;
+      id = /** @type {number} */ (s.nextOwnId);
+      if (!(id < rs.maxStructureId)) id = rs.sharedLimitId;
+      s.nextOwnId = id + 1;
+    } else {
+      if (id >= rs.maxStructureId) {
+        if (!rs.maxOwn) return false;
+        id = rs.sharedLimitId; // cycle back through the per-message ids
+      }
+      s.nextId = id + 1;
+    }
+    const high = id >= 0x60 && rs.twoByte ? (id - 0x60) >> 5 : -1;
+    /** @type {any} */ (keys).highByte = high;
+    t.id = id;
+    t.word = recWord(id, high);
+    t.keys = keys;
+    s[id - 0x40] = keys;
+    if (T.p + 2 > T.cap) T.grow(2);
+    if (id < rs.sharedLimitId) {
+      /** @type {any} */ (keys).isShared = true;
+      s.sharedLength = id - 0x3f;
+      rs.hasSharedUpdate = true;
+      T.u32[T.p++] = t.word;
+    } else {
+      T.u32[T.p++] = (t.word & ~0xff) | E_RECDEF;
+      if (fresh) rs.transitionsCount += rs.sinceRebuild * fresh;
+      if (rs.toRemove.length >= rs.maxOwn) {
+        const old = /** @type {Transition} */ (rs.toRemove.shift());
+        old.id = 0;
+        old.word = 0;
+      }
+      rs.toRemove.push(t);
+      if (T.ids === null && T.bundle === null) {
+        // the keys array, directly (no identity to track, no strings to bundle)
+        const n = keys.length;
+        writeHeader(T, E_ARR, n);
+        for (let i = 0; i < n; i++) {
+          const k = keys[i];
+          if (typeof k === 'string') writeString(T, k);
+          else this.write(T, k, depth);
+        }
+      } else {
+        this.write(T, keys, depth);
+      }
+    }
+    return true;
   }
 
   /** @param {Tape} T @param {Record<string, unknown>} o @param {number} depth */
   writeMap(T, o, depth) {
+    if (T.mapOpts) { this.writeMapOpts(T, o, depth); return; }
     const keys = Object.keys(o);
     const n = keys.length;
     writeHeader(T, E_MAP, n);
@@ -218,6 +919,151 @@ export class Packr {
       writeString(T, k);
       this.write(T, o[k], depth);
     }
+  }
+
+  /**
+   * A map with skipValues, coercibleKeyAsNumber or bundled keys.
+   * @param {Tape} T @param {Record<string, unknown>} o @param {number} depth
+   */
+  writeMapOpts(T, o, depth) {
+    let keys = Object.keys(o);
+    const skip = this.skipValues;
+    if (skip !== null) keys = keys.filter((k) => !skip.includes(o[k]));
+    const n = keys.length;
+    writeHeader(T, E_MAP, n);
+    const asNumber = this.coercibleKeyAsNumber;
+    for (let i = 0; i < n; i++) {
+      const k = keys[i];
+      if (asNumber) {
+        const num = Number(k);
+        this.write(T, isNaN(num) ? k : num, depth);
+      } else {
+        this.write(T, k, depth);
+      }
+      this.write(T, o[k], depth);
+    }
+  }
+
+  /**
+   * structuredClone (MessagePack): an object met before is a pointer (0x70) to the id (0x69)
+   * written, in the two words reserved there, before its first occurrence.
+   * @param {Tape} T @param {object} o
+   * @returns {boolean} whether a pointer was written
+   */
+  writeMpRef(T, o) {
+    const ids = /** @type {Map<object, {pos: number, id: number}>} */ (T.ids);
+    const rec = ids.get(o);
+    if (T.p + 4 > T.cap) T.grow(4);
+    const u32 = T.u32;
+    if (rec !== undefined) {
+      if (rec.id === 0) {
+        rec.id = ++T.nextId;
+        u32[rec.pos] = E_EXT4 | (0x69 << 8);
+        u32[rec.pos + 1] = rec.id;
+      }
+      u32[T.p] = E_EXT4 | (0x70 << 8);
+      u32[T.p + 1] = rec.id;
+      T.p += 2;
+      return true;
+    }
+    ids.set(o, { pos: T.p, id: 0 });
+    u32[T.p] = E_PAD;
+    u32[T.p + 1] = E_PAD;
+    T.p += 2;
+    return false;
+  }
+
+  /**
+   * bundleStrings: strings of 4..4095 characters go into the current bundle, written after the
+   * message (or before the next bundle); here only 0xc1 and the length (negative: non-Latin).
+   * @param {Tape} T @param {string} s
+   */
+  writeBundled(T, s) {
+    const n = s.length;
+    const b = /** @type {Bundle} */ (T.bundle);
+    if (n < 4 || n >= 0x1000) { writeString(T, s); return; }
+    if ((b.size += n) > MAX_BUNDLE_SIZE) {
+      if (b.open) {
+        T.u32[T.p] = E_BUNDLE | (1 << 8); T.u32[T.p + 1] = 0; T.p += 2;
+        writeString(T, b.s0);
+        writeString(T, b.s1);
+        if (T.p + 2 > T.cap) T.grow(2);
+        T.u32[T.p] = E_BUNDLE | (2 << 8); T.u32[T.p + 1] = 0; T.p += 2;
+      } else {
+        T.u32[T.p] = E_BUNDLE; T.u32[T.p + 1] = 0; T.p += 2;
+      }
+      b.s0 = '';
+      b.s1 = '';
+      b.size = 0; // as msgpackr: the string that opens a bundle is not counted
+      b.open = true;
+    }
+    const wide = NON_LATIN.test(s);
+    if (wide) b.s0 += s;
+    else b.s1 += s;
+    if (T.p + 4 > T.cap) T.grow(4);
+    T.u32[T.p++] = E_BYTE | (0xc1 << 8);
+    this.writeNumber(T, wide ? -n : n);
+  }
+}
+
+/**
+ * The strings of the open bundle, after the message.
+ * @param {Tape} T
+ */
+function endBundle(T) {
+  const b = /** @type {Bundle} */ (T.bundle);
+  T.bundle = null;
+  if (!b.open) return;
+  if (T.p + 2 > T.cap) T.grow(2);
+  T.u32[T.p] = E_BUNDLE | (3 << 8); T.u32[T.p + 1] = 0; T.p += 2;
+  writeString(T, b.s0);
+  writeString(T, b.s1);
+}
+
+/**
+ * Follow (making them) the transitions of a key sequence.
+ * @param {Transition} root @param {string[]} keys
+ */
+function walk(root, keys) {
+  let t = root;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const next = t.key === k ? t.child : t.more === null ? undefined : t.more.get(k);
+    t = next || addTransition(t, k);
+  }
+  return t;
+}
+
+/**
+ * A new transition from t by key k (t has none by k).
+ * @param {Transition} t @param {string} k
+ */
+function addTransition(t, k) {
+  const next = new Transition();
+  if (t.key === null) {
+    t.key = k;
+    t.child = next;
+  } else {
+    (t.more || (t.more = new Map())).set(k, next);
+  }
+  return next;
+}
+
+/**
+ * A new transition trie holding the first `n` (shared) structures.
+ * @param {Structures} s @param {RecordState} rs @param {number} n
+ */
+function rebuildTransitions(s, rs, n) {
+  const root = new Transition();
+  s.transitions = root;
+  for (let i = 0; i < n; i++) {
+    const keys = s[i];
+    if (!keys) continue;
+    const t = walk(root, keys);
+    const id = i + 0x40;
+    t.id = id;
+    t.word = recWord(id, id >= 0x60 && rs.twoByte ? (id - 0x60) >> 5 : -1);
+    t.keys = keys;
   }
 }
 
@@ -231,6 +1077,15 @@ function f32Fits(T, v, mode) {
   const m = mult10[(T.u32[T.p + 1] >>> 23) & 0xff];
   const x = v * m;
   return (x >> 0) === x;
+}
+
+/** @param {Tape} T @param {number} v */
+function writeF64(T, v) {
+  const p = T.p;
+  const a = (p + 2) & ~1;
+  T.u32[p] = E_F64;
+  T.f64[a >> 1] = v;
+  T.p = a + 2;
 }
 
 /** @param {Tape} T @param {number} tag @param {number} n */
@@ -303,6 +1158,59 @@ export function writeBytes(T, tag, type, data) {
   T.p = p + ((n + 3) >> 2);
 }
 
+/** Bytes copied to the output as they are. @param {Tape} T @param {Uint8Array} data */
+function writeRaw(T, data) {
+  writeBytes(T, E_RAW, 0, data);
+}
+
+/**
+ * msgpackr's typed array extension (0x74): always an ext8/16/32 header, then the type code.
+ * @param {Tape} T @param {Uint8Array} bytes @param {number} code
+ */
+function writeExtBuffer(T, bytes, code) {
+  const n = bytes.length + 1;
+  const hdr = n < 0x100 ? [0xc7, n] : n < 0x10000 ? [0xc8, n >> 8, n & 0xff] : [0xc9, n >>> 24, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff];
+  hdr.push(0x74, code);
+  const data = new Uint8Array(hdr.length + bytes.length);
+  data.set(hdr);
+  data.set(bytes, hdr.length);
+  writeRaw(T, data);
+}
+
+/**
+ * msgpackr's big-endian two's complement bytes of a BigInt beyond 64 bits (ext 0x42).
+ * @param {bigint} v
+ */
+function bigIntBytes(v) {
+  const neg = v < 0n;
+  if (v >> 0x10000n === (neg ? -1n : 0n)) {
+    // 64-bit chunks: as many as it takes for the top one to carry the sign
+    /** @type {bigint[]} */
+    const chunks = [];
+    const empty = neg ? -1n : 0n;
+    for (;;) {
+      chunks.push(BigInt.asUintN(64, v));
+      if ((v >> 63n) === empty) break;
+      v >>= 64n;
+    }
+    const out = new Uint8Array(chunks.length * 8);
+    for (let i = 0; i < chunks.length; i++) {
+      const c = chunks[chunks.length - 1 - i];
+      for (let j = 0; j < 8; j++) out[i * 8 + j] = Number((c >> BigInt(56 - 8 * j)) & 0xffn);
+    }
+    return out;
+  }
+  let hex = (neg ? ~v : v).toString(16);
+  if (hex.length % 2) hex = '0' + hex;
+  else if (parseInt(hex.charAt(0), 16) >= 8) hex = '00' + hex;
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) {
+    const b = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+    out[i] = neg ? ~b & 0xff : b;
+  }
+  return out;
+}
+
 const TWO32 = 4294967296;
 
 /** @param {Tape} T @param {Date} d */
@@ -339,9 +1247,10 @@ function writeBigInt(T, v) {
  * Copy the tape into wasm memory, run the C encoder, and copy the bytes out.
  * @param {Tape} T
  * @param {number} cborFlags -1 for MessagePack, else WP_CBOR_* flags
+ * @param {Packr | null} packr the packer, for a buffer given to useBuffer
  * @returns {Uint8Array}
  */
-function emit(T, cborFlags) {
+function emit(T, cborFlags, packr) {
   const rt = runtime();
   const x = rt.x;
   const words = T.p;
@@ -358,6 +1267,16 @@ function emit(T, cborFlags) {
   rt.refresh();
   if (err !== 0) throw new Error(`wirepack: encoder failed (code ${err})`);
   const out = rt.u32[rt.res], n = rt.u32[rt.res + 1];
+  if (packr !== null && packr.userBuffer !== null) {
+    const ub = packr.userBuffer;
+    const at = packr.userOffset;
+    if (at + n <= ub.length) {
+      ub.set(rt.u8.subarray(out, out + n), at);
+      packr.userOffset = (at + n + 7) & ~7;
+      return ub.subarray(at, at + n);
+    }
+    packr.userBuffer = null;
+  }
   if (NodeBuffer) {
     const b = NodeBuffer.allocUnsafe(n);
     if (n <= SMALL_COPY * 4) {

@@ -3,3 +3,5 @@
 import './load.browser.js';
 
 export * from './api.js';
+export { encodeIter, decodeIter } from './iterators.js';
+export { PackrTransformStream, UnpackrTransformStream, PackrTransformStream as EncoderTransformStream, UnpackrTransformStream as DecoderTransformStream } from './webstream.js';

@@ -3,3 +3,6 @@
 import './load.node.js';
 
 export * from './api.js';
+export { PackrStream, UnpackrStream, PackrStream as EncoderStream, UnpackrStream as DecoderStream } from './stream.node.js';
+export { encodeIter, decodeIter } from './iterators.js';
+export { PackrTransformStream, UnpackrTransformStream, PackrTransformStream as EncoderTransformStream, UnpackrTransformStream as DecoderTransformStream } from './webstream.js';

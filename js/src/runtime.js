@@ -20,13 +20,15 @@
  * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_cbor_decode
  * @property {(maxArray: number, maxMap: number, maxStr: number, maxBin: number, maxExt: number) => void} wpw_set_limits
  * @property {(words: number, flags: number) => number} wpw_cbor_encode
+ * @property {() => number} wpw_records
+ * @property {() => number} wpw_ext_config
  */
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
 /**
  * Node's Buffer with the undocumented but long-stable string methods that msgpackr also uses.
- * @typedef {Buffer & {
+ * @typedef {Uint8Array & {
  *   latin1Slice(start: number, end: number): string,
  *   ucs2Slice(start: number, end: number): string,
  *   utf8Write(s: string, offset: number, max: number): number
@@ -74,6 +76,21 @@ export class Runtime {
     /** the options object whose limits were last given to C (wpw_set_limits) */
     /** @type {object | null} */
     this.limitsOwner = null;
+    /** word index of the C record table (csrc/wirepack.h WP_REC_SLOTS) */
+    this.recTable = this.x.wpw_records() >> 2;
+    /** record slots the host has loaded into the C table (C undoes its own definitions) */
+    /** @type {number[]} */
+    this.recLoaded = [];
+    /** word index of the C extension config (wp_ext_config: any[8], fix1[8], raw[8]) */
+    this.extConfig = this.x.wpw_ext_config() >> 2;
+    /** registry version the extension config was written for */
+    this.extVersion = -1;
+    /** record shapes by interned shape id (decode.js) */
+    /** @type {import('./decode.js').Shape[]} */
+    this.recOfShape = [];
+    /** record shapes by their keys (decode.js) */
+    /** @type {Map<string, import('./decode.js').Shape> | null} */
+    this.recShapes = null;
   }
 
   /**
@@ -102,7 +119,7 @@ export class Runtime {
       this.i32 = new Int32Array(buf);
       this.u32 = new Uint32Array(buf);
       this.f64 = new Float64Array(buf);
-      this.nb = NodeBuffer ? /** @type {NodeBuf} */ (NodeBuffer.from(buf)) : null;
+      this.nb = NodeBuffer ? /** @type {NodeBuf} */ (/** @type {unknown} */ (NodeBuffer.from(buf))) : null;
       this.arena = buf.byteLength - this.base;
     }
   }

@@ -17,7 +17,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_err
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 shopt -s nullglob
-CSRC=(csrc/*.c)
+CSRC=(csrc/*.c csrc/transcode/*.c)   # csrc/transcode: issue 8 (transcode, validate, find)
 TESTS=(tests/c/test_*.c)
 HELPERS=(tests/c/util*.c)   # shared test helpers (no main), linked into every test
 shopt -u nullglob

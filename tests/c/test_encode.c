@@ -404,11 +404,88 @@ static void test_length_wrap(void) {
     }
 }
 
+/* ===================================================================== msgpackr's extensions */
+
+typedef struct { const char *name; uint32_t w[12]; uint32_t n; const char *hex; } mcase;
+static const mcase mp_cases[] = {
+    { "UINT8 0x40 (records mode)", { TAG(WP_E_UINT8, 0x40) }, 1, "cc 40" },
+    { "UINT8 0x7f, 0xff", { TAG(WP_E_UINT8, 0x7f), TAG(WP_E_UINT8, 0xff) }, 2, "cc 7f cc ff" },
+    { "REC one byte", { TAG(WP_E_REC, 0x40), TAG(WP_E_REC, 0x7f) }, 2, "40 7f" },
+    { "REC two bytes", { TAG(WP_E_REC, 0x10000u | (0x03u << 8) | 0x61u) }, 1, "61 03" },
+    { "RECDEF one byte, then keys", { TAG(WP_E_RECDEF, 0x41), TAG(WP_E_ARR, 1), TAG(WP_E_STR, 1), 0x61 }, 4,
+      "d4 72 41 91 a1 61" },
+    { "RECDEF two bytes", { TAG(WP_E_RECDEF, 0x10000u | (0xffu << 8) | 0x7fu) }, 1, "d5 72 7f ff" },
+    { "PREFIX Set then array", { TAG(WP_E_PREFIX, 0x73), TAG(WP_E_ARR, 0) }, 2, "d4 73 00 90" },
+    { "EXT4 id and pointer", { TAG(WP_E_EXT4, 0x69), 0x01020304u, TAG(WP_E_EXT4, 0x70), 1 }, 4,
+      "d6 69 01020304 d6 70 00000001" },
+    { "BYTE c1 then a length", { TAG(WP_E_BYTE, 0xc1), WP_E_INT, (uint32_t)-5 }, 3, "c1 fb" },
+    /* a bundle: reference, then (op 3) the strings after the value; the reference is the byte
+     * distance from its own first byte to the first string */
+    { "BUNDLE open + end", { TAG(WP_E_BUNDLE, 0), 0, TAG(WP_E_BYTE, 0xc1), TAG(WP_E_UINT, 0), 4,
+      TAG(WP_E_BUNDLE, 3), 0, TAG(WP_E_STR, 0), TAG(WP_E_STR, 4), 0x64636261 }, 10,
+      "d6 62 00000006 c1 04 a0 a4 61626364" },
+    /* a second bundle: c8 ext holding the new reference and the first bundle's strings */
+    { "BUNDLE open, next, close, end", { TAG(WP_E_BUNDLE, 0), 0, TAG(WP_E_BUNDLE, 1), 0,
+      TAG(WP_E_STR, 0), TAG(WP_E_STR, 1), 0x61, TAG(WP_E_BUNDLE, 2), 0, TAG(WP_E_BUNDLE, 3), 0, TAG(WP_E_STR, 0) }, 12,
+      "d6 62 0000000c c8 0007 62 00000007 a0 a1 61 a0" },
+};
+
+static void test_msgpackr_tags(void) {
+    for (size_t i = 0; i < sizeof mp_cases / sizeof mp_cases[0]; i++) {
+        const mcase *c = &mp_cases[i];
+        tu_case("msgpackr tag: %s", c->name);
+        tu_etape t = { 0 };
+        tu_buf want = { 0 }, got = { 0 };
+        for (uint32_t k = 0; k < c->n; k++) tu_et_word(&t, c->w[k]);
+        tu_buf_hex(&want, c->hex);
+        wp_encoder e;
+        CHECK_ERR(tu_encode(&t, &got, &e), WP_OK);
+        CHECK_BYTES(got.p, got.len, want.p, want.len);
+        CHECK(want.len <= wp_encode_out_bound(t.len), "bound");
+        tu_et_free(&t);
+        tu_buf_free(&want);
+        tu_buf_free(&got);
+        tu_end();
+    }
+}
+
+static const bcase mp_bad_cases[] = {
+    { "EXT4 without its word", { TAG(WP_E_EXT4, 0x70) }, 1, 0, 0 },
+    { "BUNDLE without its second word", { TAG(WP_E_BUNDLE, 0) }, 1, 0, 0 },
+    { "BUNDLE next with no open reference", { TAG(WP_E_BUNDLE, 1), 0 }, 2, 0, 0 },
+    { "BUNDLE close with no open reference", { TAG(WP_E_BUNDLE, 2), 0 }, 2, 0, 0 },
+    { "BUNDLE end with no open reference", { WP_E_NIL, TAG(WP_E_BUNDLE, 3), 0 }, 3, 1, 1 },
+    { "BUNDLE end twice", { TAG(WP_E_BUNDLE, 0), 0, TAG(WP_E_BUNDLE, 3), 0, TAG(WP_E_BUNDLE, 3), 0 }, 6, 4, 6 },
+    { "BUNDLE unknown op", { TAG(WP_E_BUNDLE, 4), 0 }, 2, 0, 0 },
+};
+
+static void test_msgpackr_bad_tapes(void) {
+    for (size_t i = 0; i < sizeof mp_bad_cases / sizeof mp_bad_cases[0]; i++) {
+        const bcase *c = &mp_bad_cases[i];
+        tu_case("bad tape: %s", c->name);
+        uint32_t *w = (uint32_t *)malloc(c->n * 4u);
+        memcpy(w, c->w, c->n * 4u);
+        uint32_t cap = wp_encode_out_bound(c->n);
+        uint8_t *out = (uint8_t *)malloc(cap);
+        wp_encoder e;
+        memset(&e, 0, sizeof e);
+        e.tape = w; e.tape_len = c->n; e.out = out; e.out_cap = cap;
+        CHECK_ERR(wp_msgpack_encode(&e), WP_ERR_BAD_TAPE);
+        CHECK_EQ_U(e.err.offset, c->off);
+        CHECK_EQ_U(e.out_len, c->out_len);
+        free(w);
+        free(out);
+        tu_end();
+    }
+}
+
 int main(void) {
     test_table();
     test_sequences();
     test_output_full();
     test_bad_tapes();
     test_length_wrap();
+    test_msgpackr_tags();
+    test_msgpackr_bad_tapes();
     return tu_finish();
 }

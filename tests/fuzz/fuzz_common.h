@@ -183,7 +183,32 @@ typedef struct fz_dec {
     wp_decoder d;
     uint32_t eff_depth;
     wp_err rc;
+    uint32_t *ends;          /* d.ends, with FZ_ENDS_CANARY words after ends_cap */
 } fz_dec;
+
+/* MessagePack extension semantics (msgpackr's records, bundled strings, prefix extensions), in
+ * force for fz_decode of MessagePack (the decode target sets them per input; others leave them
+ * off):
+ *   fz_recs_on: d->records = fz_recs, a WP_REC_SLOTS table that must equal fz_recs_init after
+ *     every call (definitions made during a call are undone before it returns);
+ *   fz_xc_on: d->ext = &fz_xc;
+ *   fz_ends_cap: 0 = d->ends NULL, else an ends array of that many words (canaries after it). */
+static uint32_t fz_recs[WP_REC_SLOTS];
+static uint32_t fz_recs_init[WP_REC_SLOTS];
+static int fz_recs_on;
+static wp_ext_config fz_xc;
+static int fz_xc_on;
+static uint32_t fz_ends_cap;
+#define FZ_ENDS_CANARY 4u
+#define FZ_CANARY 0xA5A5A5A5u
+
+/* msgpackr's record slot for first byte 0x40|s and high byte h (csrc/wp_msgpack.c wp_rec_slot). */
+static inline uint32_t fz_rec_slot(uint32_t s, uint32_t h) {
+    uint32_t id = s + (h << 5);
+    return (s >= 32 || id == 0) ? id : 8224u + id;
+}
+static inline int fz_bit(const uint32_t *set, uint32_t t) { return (int)((set[t >> 5] >> (t & 31u)) & 1u); }
+static inline void fz_setbit(uint32_t *set, uint32_t t) { set[t >> 5] |= 1u << (t & 31u); }
 
 static const uint32_t fz_depths[8] = { 0, 1, 2, 3, 5, 16, 100, 0xFFFFFFFFu };
 
@@ -221,12 +246,37 @@ static inline wp_err fz_decode(fz_dec *x, int fmt, const uint8_t *in, uint32_t l
     d->stack_cap = sw;
     if (!d->tape || !d->ascii || !d->utf16 || !d->stack) abort();
     x->eff_depth = wp_effective_depth(max_depth, len);
+    const int mp = fmt == FZ_MSGPACK;
+    if (mp && fz_recs_on) d->records = fz_recs;
+    if (mp && fz_xc_on) d->ext = &fz_xc;
+    if (mp && fz_ends_cap) {
+        x->ends = (uint32_t *)malloc((size_t)(fz_ends_cap + FZ_ENDS_CANARY) * 4);
+        if (!x->ends) abort();
+        for (uint32_t k = 0; k < fz_ends_cap + FZ_ENDS_CANARY; k++) x->ends[k] = FZ_CANARY;
+        d->ends = x->ends;
+        d->ends_cap = fz_ends_cap;
+    }
     x->rc = fmt == FZ_CBOR ? wp_cbor_decode(d, &fz_tables) : wp_msgpack_decode(d, &fz_tables);
+    if (d->records)
+        FZ_CHECK(memcmp(fz_recs, fz_recs_init, sizeof fz_recs) == 0, "record table changed by a call (%s)", wp_err_name(x->rc));
+    if (x->ends) {
+        /* one end offset per complete top-level value, increasing, the last one d->end; nothing
+         * written past the values or past ends_cap */
+        uint32_t m = d->nvalues < fz_ends_cap ? d->nvalues : fz_ends_cap;
+        for (uint32_t k = 0; k < m; k++) {
+            FZ_CHECK(x->ends[k] > (k ? x->ends[k - 1] : 0) && x->ends[k] <= len, "ends[%u] = %u (prev %u, len %u)",
+                     k, x->ends[k], k ? x->ends[k - 1] : 0, len);
+        }
+        if (d->nvalues && d->nvalues <= fz_ends_cap)
+            FZ_CHECK(x->ends[d->nvalues - 1] == d->end, "ends[%u] = %u, end %u", d->nvalues - 1, x->ends[d->nvalues - 1], d->end);
+        for (uint32_t k = m; k < fz_ends_cap + FZ_ENDS_CANARY; k++)
+            FZ_CHECK(x->ends[k] == FZ_CANARY, "ends[%u] written (%u values, cap %u)", k, d->nvalues, fz_ends_cap);
+    }
     return x->rc;
 }
 
 static inline void fz_dec_free(fz_dec *x) {
-    free(x->d.tape); free(x->d.ascii); free(x->d.utf16); free(x->d.stack);
+    free(x->d.tape); free(x->d.ascii); free(x->d.utf16); free(x->d.stack); free(x->ends);
     memset(x, 0, sizeof *x);
 }
 
@@ -247,14 +297,28 @@ typedef struct fz_walk {
     uint32_t nf32;            /* F32 entries seen */
     int over;                 /* an item above fz_limits */
     int over_unsure;          /* an item that may be above them (STRU: bytes unknown; DATE) */
+    /* MessagePack records: the table as the walk has it (fz_recs_init plus this call's
+     * definitions); bundled strings: units in each bundle string and how many were taken */
+    uint32_t *recs;
+    int bundle_on;
+    uint32_t bu1, bu2, bp1, bp2;
 } fz_walk;
 
 typedef struct fz_wframe {
     uint32_t remaining;       /* items left: n (arrays), 2n (maps), 1 (tags) */
-    uint32_t kind;            /* WP_T_ARR, WP_T_MAP, WP_T_OBJ, WP_T_SHAPED, WP_T_TAG */
-    uint32_t sid, k;          /* SHAPED: shape id, keys seen */
+    uint32_t kind;            /* WP_T_ARR, WP_T_MAP, WP_T_OBJ, WP_T_SHAPED, WP_T_TAG; MessagePack
+                                 records: WP_T_RECDEF (2 items: the keys, then the REC entry),
+                                 WP_T_REC (the fields); wrappers (no nesting level, the wrapped
+                                 item is a key when the wrapper was): WP_T_EXTP (1), WP_T_BUNDLE
+                                 (3: the two bundle strings, then the value) */
+    uint32_t sid, k;          /* SHAPED: shape id, keys seen; RECDEF: slot, number of keys */
     uint32_t all_str;         /* maps: every key so far may name a property */
+    uint32_t key;             /* wrappers: at a key position */
+    uint32_t hb;              /* RECDEF: defined with high byte 0 */
 } fz_wframe;
+
+static inline int fz_wrapper(uint32_t kind) { return kind == WP_T_EXTP || kind == WP_T_BUNDLE; }
+static inline int fz_counts(uint32_t kind) { return !fz_wrapper(kind); } /* a nesting level */
 
 static inline double fz_f64_at(const uint32_t *w, uint32_t at) { double v; memcpy(&v, &w[at], 8); return v; }
 
@@ -332,32 +396,64 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
     x->skip = 0;
     x->nf32 = 0;
     x->over = x->over_unsure = 0;
+    x->bundle_on = 0;
+    x->bu1 = x->bu2 = x->bp1 = x->bp2 = 0;
+    x->recs = 0;
+    if (!cbor && d->records) {
+        x->recs = (uint32_t *)malloc(sizeof fz_recs);
+        if (!x->recs) abort();
+        memcpy(x->recs, fz_recs_init, sizeof fz_recs);
+    }
+    size_t dsp = 0;          /* frames that are a nesting level */
     for (uint32_t v = 0; v < nvalues;) {
         FZ_CHECK(x->i < x->limit, "tape ends inside value %u (word %u of %u)", v, x->i, x->limit);
         uint32_t at = x->i;
         uint32_t word = w[x->i++];
         uint32_t tag = word & 0xffu, p = word >> 8;
         fz_wframe *top = sp ? &fr[sp - 1] : 0;
-        int is_key = top && top->kind != WP_T_ARR && top->kind != WP_T_TAG && (top->remaining & 1u) == 0;
+        const size_t sp0 = sp;
+        const uint32_t ai0 = x->ai, ui0 = x->ui;
+        fz_wframe *mf = top;     /* the map whose key this item is (below any key wrappers) */
+        int is_key = 0;
+        if (top && fz_wrapper(top->kind)) {
+            if (top->key && (top->kind == WP_T_EXTP || top->remaining == 1)) {
+                size_t j = sp;
+                while (j && fz_wrapper(fr[j - 1].kind)) j--;
+                FZ_CHECK(j > 0, "key wrapper outside a map");
+                mf = &fr[j - 1];
+                is_key = 1;
+            }
+        } else if (top) {
+            is_key = top->kind != WP_T_ARR && top->kind != WP_T_TAG && top->kind != WP_T_REC &&
+                     top->kind != WP_T_RECDEF && (top->remaining & 1u) == 0;
+        }
         int container = 0;       /* pushed a frame */
         if (tag == WP_T_PAD) {
             FZ_CHECK(cbor, "PAD in a MessagePack tape");
             FZ_CHECK(x->i < x->limit && (w[x->i] & 0xffu) == WP_T_SHAPED, "PAD not before SHAPED (word %u)", at);
             continue;
         }
-        if (top && top->kind == WP_T_SHAPED && is_key) {
-            FZ_CHECK(tag == WP_T_KEY, "SHAPED key %u is tag %u", top->k, tag);
-            uint32_t want = tb->shape_pool[tb->shape_off[top->sid] + top->k];
-            FZ_CHECK(p == want, "SHAPED key %u: id %u, shape says %u", top->k, p, want);
-            top->k++;
+        if (mf && mf->kind == WP_T_SHAPED && is_key) {
+            FZ_CHECK(tag == WP_T_KEY, "SHAPED key %u is tag %u", mf->k, tag);
+            uint32_t want = tb->shape_pool[tb->shape_off[mf->sid] + mf->k];
+            FZ_CHECK(p == want, "SHAPED key %u: id %u, shape says %u", mf->k, p, want);
+            mf->k++;
+        }
+        if (top && top->kind == WP_T_BUNDLE && top->remaining >= 2)
+            FZ_CHECK(tag == WP_T_STRA || tag == WP_T_STRU, "bundle string %u is tag %u (word %u)", 4 - top->remaining, tag, at);
+        if (top && top->kind == WP_T_RECDEF) {
+            if (top->remaining == 2) FZ_CHECK(tag == WP_T_ARR || tag == WP_T_NUMRUN, "record keys of tag %u (word %u)", tag, at);
+            else FZ_CHECK(tag == WP_T_REC && p == top->sid, "after the keys of record slot %u: tag %u p %u (word %u)", top->sid, tag, p, at);
         }
         if (is_key) {
-            int str = tag == WP_T_KEY || tag == WP_T_STRA || tag == WP_T_STRU;
+            /* a bundled string reference is a string; the bundle before it keeps the map's keys
+             * strings (the value it wraps is the key) */
+            int str = tag == WP_T_KEY || tag == WP_T_STRA || tag == WP_T_STRU || tag == WP_T_BREF || tag == WP_T_BUNDLE;
             int coercible = cbor && (tag == WP_T_INT || tag == WP_T_I32 || tag == WP_T_U32 || tag == WP_T_U64 ||
                                      tag == WP_T_I64 || tag == WP_T_N64 || tag == WP_T_F64 || tag == WP_T_F32 ||
                                      tag == WP_T_FALSE || tag == WP_T_TRUE || tag == WP_T_NIL || tag == WP_T_UNDEF);
-            if (!str && !coercible) top->all_str = 0;
-            if (top->kind == WP_T_OBJ) FZ_CHECK(str || coercible, "OBJ key of tag %u (word %u)", tag, at);
+            if (!str && !coercible) mf->all_str = 0;
+            if (mf->kind == WP_T_OBJ) FZ_CHECK(str || coercible, "OBJ key of tag %u (word %u)", tag, at);
         } else {
             FZ_CHECK(tag != WP_T_KEY, "KEY outside a key position (word %u)", at);
         }
@@ -365,7 +461,12 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
         case WP_T_NIL: if (c) fz_buf_u8(c, 'N'); if (et) fz_et_tag(et, WP_E_NIL, 0); break;
         case WP_T_FALSE: if (c) fz_buf_u8(c, 'F'); if (et) fz_et_tag(et, WP_E_FALSE, 0); break;
         case WP_T_TRUE: if (c) fz_buf_u8(c, 'T'); if (et) fz_et_tag(et, WP_E_TRUE, 0); break;
-        case WP_T_UNDEF: if (c) fz_buf_u8(c, 'U'); if (et) fz_et_tag(et, WP_E_UNDEF, 0); break;
+        case WP_T_UNDEF:
+            /* MessagePack: an extension of type 0 (any size with an extension config) */
+            if (!cbor && fz_limits[FZ_LIM_EXT]) x->over_unsure = 1;
+            if (c) fz_buf_u8(c, 'U');
+            if (et) fz_et_tag(et, WP_E_UNDEF, 0);
+            break;
         case WP_T_INT: {
             int32_t iv = (int32_t)word >> 8;
             fz_canon_num(c, 'D', (double)iv);
@@ -506,7 +607,14 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             x->i += 2;
             FZ_CHECK(p <= 0xff, "EXT type %u", p);
             FZ_CHECK(off <= d->len && n <= d->len - off, "EXT outside the input");
-            FZ_CHECK(p != 0xff, "timestamp ext left as EXT");
+            {
+                const wp_ext_config *xc = d->ext;
+                int raw = xc && fz_bit(xc->raw, p);
+                FZ_CHECK(p != 0xff || raw, "timestamp ext left as EXT");
+                FZ_CHECK(p != 0 || raw || !xc, "type 0 left as EXT with an extension config (any type 0 is undefined)");
+                FZ_CHECK(!xc || !fz_bit(xc->any, p), "prefix type %u left as EXT", p);
+                FZ_CHECK(!(p == 0x62 && n >= 4 && (d->flags & WP_DEC_BUNDLES) && !raw), "bundle (ext 0x62 of %u bytes) left as EXT", n);
+            }
             fz_lim(x, FZ_LIM_EXT, n);
             if (c) { fz_buf_u8(c, 'X'); fz_buf_u8(c, p); fz_buf_u32(c, n); fz_buf_put(c, d->in + off, n); }
             if (et) { fz_et_tag(et, WP_E_EXT, p); fz_et_word(et, n); fz_et_bytes(et, d->in + off, n); }
@@ -516,10 +624,11 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             uint32_t n = fz_len(x, word);
             uint32_t a = (x->i + 1) & ~1u;
             FZ_CHECK(n >= 2, "NUMRUN of %u", n);
+            if (top && top->kind == WP_T_RECDEF) top->k = n;
             fz_lim(x, FZ_LIM_ARR, n);
             FZ_CHECK(a <= x->limit && n <= (x->limit - a) / 2, "NUMRUN past the end");
             FZ_CHECK(a == x->i || w[x->i] == 0, "NUMRUN pad not zero");
-            if (sp + 1 > x->depth) x->depth = (uint32_t)sp + 1;
+            if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
             if (c) { fz_buf_u8(c, 'A'); fz_buf_u32(c, n); }
             if (et) fz_et_len(et, WP_E_ARR, n);
             for (uint32_t k = 0; k < n; k++) {
@@ -536,17 +645,19 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             uint32_t n = fz_len(x, word);
             if (tag == WP_T_OBJ) FZ_CHECK(as_obj, "OBJ without WP_DEC_MAPS_AS_OBJECTS");
             if (tag != WP_T_ARR) FZ_CHECK(n <= 0x7fffffffu, "map of %u pairs", n);
+            if (top && top->kind == WP_T_RECDEF) top->k = n;
             fz_lim(x, tag == WP_T_ARR ? FZ_LIM_ARR : FZ_LIM_MAP, n);
             if (c) { fz_buf_u8(c, tag == WP_T_ARR ? 'A' : tag == WP_T_MAP ? 'M' : 'O'); fz_buf_u32(c, n); }
             if (et) fz_et_len(et, tag == WP_T_ARR ? WP_E_ARR : WP_E_MAP, n);
-            if (sp + 1 > x->depth) x->depth = (uint32_t)sp + 1;
+            if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
             if (n == 0) {
                 if (tag == WP_T_MAP) FZ_CHECK(!as_obj, "empty MAP with WP_DEC_MAPS_AS_OBJECTS");
                 break;
             }
             if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
-            fz_wframe f = { tag == WP_T_ARR ? n : 2 * n, tag, 0, 0, 1 };
+            fz_wframe f = { tag == WP_T_ARR ? n : 2 * n, tag, 0, 0, 1, 0, 0 };
             fr[sp++] = f;
+            dsp++;
             container = 1;
             break;
         }
@@ -558,11 +669,12 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             fz_lim(x, FZ_LIM_MAP, n);
             if (c) { fz_buf_u8(c, 'O'); fz_buf_u32(c, n); }
             if (et) fz_et_len(et, WP_E_MAP, n);
-            if (sp + 1 > x->depth) x->depth = (uint32_t)sp + 1;
+            if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
             if (n == 0) break;
             if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
-            fz_wframe f = { 2 * n, WP_T_SHAPED, p, 0, 1 };
+            fz_wframe f = { 2 * n, WP_T_SHAPED, p, 0, 1, 0, 0 };
             fr[sp++] = f;
+            dsp++;
             container = 1;
             break;
         }
@@ -580,10 +692,11 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
                 if (tv < WP_LEN_ESCAPE) fz_et_tag(et, WP_E_TAG, (uint32_t)tv);
                 else { fz_et_tag(et, WP_E_TAG, WP_LEN_ESCAPE); fz_et_word(et, (uint32_t)tv); fz_et_word(et, (uint32_t)(tv >> 32)); }
             }
-            if (sp + 1 > x->depth) x->depth = (uint32_t)sp + 1;
+            if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
             if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
-            fz_wframe f = { 1, WP_T_TAG, 0, 0, 1 };
+            fz_wframe f = { 1, WP_T_TAG, 0, 0, 1, 0, 0 };
             fr[sp++] = f;
+            dsp++;
             container = 1;
             break;
         }
@@ -593,8 +706,129 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             if (c) { fz_buf_u8(c, 's'); fz_buf_u8(c, p); }
             if (et) fz_et_tag(et, WP_E_SIMPLE, p);
             break;
+        case WP_T_RECDEF: {
+            FZ_CHECK(!cbor && x->recs, "RECDEF without a record table");
+            uint32_t slot = p & 0xfffffu, hb = (p & WP_RECDEF_HB0) != 0;
+            FZ_CHECK((p & ~(0xfffffu | WP_RECDEF_HB0)) == 0 && slot < WP_REC_SLOTS, "RECDEF payload %x", p);
+            /* d4 72 id (one byte) or d5 72 id high: an extension of 1 or 2 bytes */
+            fz_lim(x, FZ_LIM_EXT, (hb || slot >= 64) ? 2 : 1);
+            if (c) { fz_buf_u8(c, 'r'); fz_buf_u32(c, slot); }
+            if (et) x->skip = 1;
+            if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
+            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
+            fz_wframe f = { 2, WP_T_RECDEF, slot, 0, 1, 0, hb };
+            fr[sp++] = f;
+            dsp++;
+            container = 1;
+            break;
+        }
+        case WP_T_RECDEFS: {
+            /* a definition whose keys are an interned shape: the shape id, then the REC entry */
+            FZ_CHECK(!cbor && x->recs, "RECDEFS without a record table");
+            FZ_CHECK(intern, "RECDEFS with WP_DEC_NO_INTERN");
+            uint32_t slot = p & 0xfffffu, hb = (p & WP_RECDEF_HB0) != 0;
+            FZ_CHECK((p & ~(0xfffffu | WP_RECDEF_HB0)) == 0 && slot < WP_REC_SLOTS, "RECDEFS payload %x", p);
+            FZ_CHECK(x->i < x->limit, "RECDEFS past the end");
+            uint32_t sid = w[x->i++];
+            FZ_CHECK(sid < tb->nshapes, "RECDEFS shape %u >= nshapes %u", sid, tb->nshapes);
+            uint32_t nk = tb->shape_len[sid];
+            FZ_CHECK(nk >= 1 && nk <= WP_SHAPE_MAX_KEYS, "RECDEFS shape of %u keys", nk);
+            fz_lim(x, FZ_LIM_EXT, (hb || slot >= 64) ? 2 : 1);
+            fz_lim(x, FZ_LIM_ARR, nk);
+            for (uint32_t k = 0; k < nk; k++) fz_lim(x, FZ_LIM_STR, tb->key_len[tb->shape_pool[tb->shape_off[sid] + k]]);
+            if (c) { fz_buf_u8(c, 'r'); fz_buf_u32(c, slot); fz_buf_u32(c, nk); }
+            if (et) x->skip = 1;
+            if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
+            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
+            fz_wframe f = { 1, WP_T_RECDEF, slot, nk, 1, 0, hb };
+            fr[sp++] = f;
+            dsp++;
+            container = 1;
+            break;
+        }
+        case WP_T_REC: {
+            FZ_CHECK(!cbor && x->recs, "REC without a record table");
+            FZ_CHECK(p < WP_REC_SLOTS, "REC slot %u", p);
+            if (c) { fz_buf_u8(c, 'R'); fz_buf_u32(c, p); }
+            if (et) x->skip = 1;
+            if (top && top->kind == WP_T_RECDEF && top->remaining == 1) {
+                /* the definition: its keys are read; the record follows in the same level */
+                x->recs[p] = (top->k + 1u) | (top->hb ? WP_REC_HB0 : 0u);
+                top->kind = WP_T_REC; /* no fields: completes now (remaining 1) */
+                if (top->k) {
+                    top->remaining = top->k;
+                    container = 1;
+                }
+                break;
+            }
+            uint32_t e = x->recs[p];
+            FZ_CHECK(e != 0, "REC of undefined slot %u (word %u)", p, at);
+            uint32_t nf = (e & ~WP_REC_HB0) - 1u;
+            if (nf == 0) break;
+            if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
+            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
+            fz_wframe f = { nf, WP_T_REC, p, 0, 1, 0, 0 };
+            fr[sp++] = f;
+            dsp++;
+            container = 1;
+            break;
+        }
+        case WP_T_EXTP: {
+            FZ_CHECK(!cbor && d->ext, "EXTP without an extension config");
+            FZ_CHECK(x->limit - x->i >= 2, "EXTP past the end");
+            uint32_t n = w[x->i], off = w[x->i + 1];
+            x->i += 2;
+            FZ_CHECK(p <= 0xff, "EXTP type %u", p);
+            FZ_CHECK(fz_bit(d->ext->any, p) || (fz_bit(d->ext->fix1, p) && n == 1), "EXTP of type %u (length %u) not prefix", p, n);
+            FZ_CHECK(off <= d->len && n <= d->len - off, "EXTP outside the input");
+            fz_lim(x, FZ_LIM_EXT, n);
+            if (c) { fz_buf_u8(c, 'P'); fz_buf_u8(c, p); fz_buf_u32(c, n); fz_buf_put(c, d->in + off, n); }
+            if (et) x->skip = 1;
+            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
+            fz_wframe f = { 1, WP_T_EXTP, 0, 0, 1, (uint32_t)is_key, 0 };
+            fr[sp++] = f;
+            container = 1;
+            break;
+        }
+        case WP_T_BUNDLE: {
+            FZ_CHECK(!cbor && (d->flags & WP_DEC_BUNDLES), "BUNDLE without WP_DEC_BUNDLES");
+            /* an extension of 4 or more bytes */
+            if (fz_limits[FZ_LIM_EXT]) x->over_unsure = 1;
+            if (c) fz_buf_u8(c, 'W');
+            if (et) x->skip = 1;
+            x->bundle_on = 1;
+            x->bu1 = x->bu2 = x->bp1 = x->bp2 = 0;
+            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
+            fz_wframe f = { 3, WP_T_BUNDLE, 0, 0, 1, (uint32_t)is_key, 0 };
+            fr[sp++] = f;
+            container = 1;
+            break;
+        }
+        case WP_T_BREF: {
+            FZ_CHECK(!cbor && x->bundle_on, "BREF without a bundle (word %u)", at);
+            int32_t n = (int32_t)(p << 8) >> 8;
+            FZ_CHECK(x->i < x->limit, "BREF past the end");
+            uint32_t at0 = w[x->i++];
+            /* string 2 is taken in order (keys from it are KEY entries: they move its start on
+             * without a BREF); string 1 only by BREF entries */
+            if (n > 0) {
+                FZ_CHECK(at0 >= x->bp2 && at0 <= x->bu2 && (uint32_t)n <= x->bu2 - at0, "BREF %d at %u past bundle string 2 (%u used of %u)", n, at0, x->bp2, x->bu2);
+                x->bp2 = at0 + (uint32_t)n;
+            } else {
+                FZ_CHECK(at0 == x->bp1 && (uint32_t)-n <= x->bu1 - at0, "BREF %d at %u past bundle string 1 (%u used of %u)", n, at0, x->bp1, x->bu1);
+                x->bp1 = at0 + (uint32_t)-n;
+            }
+            if (c) { fz_buf_u8(c, 'w'); fz_buf_u32(c, (uint32_t)n); }
+            if (et) x->skip = 1;
+            break;
+        }
         default:
             FZ_CHECK(0, "unknown tape tag %u at word %u", tag, at);
+        }
+        /* the two strings of a bundle: their lengths in UTF-16 units */
+        if (sp0 && sp0 == sp && fr[sp0 - 1].kind == WP_T_BUNDLE && fr[sp0 - 1].remaining >= 2) {
+            uint32_t units = (x->ai - ai0) + (x->ui - ui0);
+            if (fr[sp0 - 1].remaining == 3) x->bu1 = units; else x->bu2 = units;
         }
         if (container) continue;
         /* an item is complete: close the containers it completes */
@@ -603,21 +837,34 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             if (--f->remaining) break;
             if (f->kind == WP_T_MAP && as_obj) FZ_CHECK(!f->all_str, "MAP whose keys are all strings, with objects on");
             if (f->kind == WP_T_SHAPED) FZ_CHECK(f->k == fz_tables.shape_len[f->sid]);
+            FZ_CHECK(f->kind != WP_T_RECDEF, "record definition of slot %u ends without its REC entry", f->sid);
+            if (fz_counts(f->kind)) dsp--;
             sp--;
         }
-        if (sp == 0) v++;
+        if (sp == 0) {
+            v++;
+            x->bundle_on = 0;
+        }
     }
     FZ_CHECK(x->depth <= max_depth, "nesting %u deeper than max_depth %u", x->depth, max_depth);
     free(fr);
+    free(x->recs);
+    x->recs = 0;
     fz_buf_free(&tmp);
 }
 
 /* ------------------------------------------------------------------ decode invariants */
 
-static inline int fz_err_allowed(int fmt, wp_err e) {
+static inline int fz_err_allowed(int fmt, wp_err e, uint32_t flags) {
     switch (e) {
     case WP_OK: case WP_ERR_TRUNCATED: case WP_ERR_TRAILING_DATA: case WP_ERR_DEPTH: case WP_ERR_LIMIT:
         return 1;
+    case WP_ERR_BAD_RECORD:
+        return fmt == FZ_MSGPACK && fz_recs_on;
+    case WP_ERR_UNKNOWN_RECORD:
+        return fmt == FZ_MSGPACK && fz_recs_on;
+    case WP_ERR_BAD_BUNDLE:
+        return fmt == FZ_MSGPACK && (flags & WP_DEC_BUNDLES);
     case WP_ERR_RESERVED_BYTE: case WP_ERR_BAD_TIMESTAMP:
         return fmt == FZ_MSGPACK;
     case WP_ERR_RESERVED_AI: case WP_ERR_BREAK: case WP_ERR_BAD_CHUNK: case WP_ERR_BAD_SIMPLE:
@@ -653,7 +900,7 @@ static inline wp_err fz_check_decode(fz_dec *x, int fmt, const uint8_t *in, uint
     wp_err rc = fz_decode(x, fmt, in, len, flags, max_depth);
     const wp_decoder *d = &x->d;
     const char *fn = fz_fmt_name(fmt);
-    FZ_CHECK(fz_err_allowed(fmt, rc), "%s: result %s (%d)", fn, wp_err_name(rc), (int)rc);
+    FZ_CHECK(fz_err_allowed(fmt, rc, flags), "%s: result %s (%d)", fn, wp_err_name(rc), (int)rc);
     FZ_CHECK(d->err.code == rc);
     FZ_CHECK(d->tape_len <= d->tape_cap, "tape_len %u > cap %u", d->tape_len, d->tape_cap);
     FZ_CHECK(d->ascii_len <= d->ascii_cap && d->utf16_len <= d->utf16_cap);

@@ -10,7 +10,10 @@
  * (huge declared lengths, deep nesting, indefinite items, reserved bytes, bad timestamps).
  *
  * Every file starts with the configuration byte of its target (see fuzz_decode_main.h and
- * fuzz_roundtrip.c); configurations are spread over the seeds. Files are named
+ * fuzz_roundtrip.c), and the MessagePack decode target's also with a feature byte (records,
+ * extension config, bundles, ends); configurations are spread over the seeds. Messages written by
+ * msgpackr with records, bundled strings, moreTypes and structuredClone come from
+ * msgpackr-ext-seeds.mjs. Files are named
  * <source>-<name>-<config>; identical contents are written once. The directories are emptied
  * first, so the output depends only on the sources.
  */
@@ -23,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const { Packr, FLOAT32_OPTIONS } = require('msgpackr');
 const { Encoder } = require('cbor-x');
+const { msgpackrExtSeeds } = await import('./msgpackr-ext-seeds.mjs');
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = join(ROOT, 'tests', 'fuzz', 'corpus');
@@ -32,6 +36,11 @@ const TARGETS = ['fuzz_msgpack_decode', 'fuzz_cbor_decode', 'fuzz_roundtrip', 'f
 const DEC_CFG = [0x01, 0x00, 0x09, 0x05, 0x61, 0x81, 0x0d, 0x71, 0x81, 0x41, 0xe1];
 // Round trip: bit 0 CBOR, 1 objects, 2 no-intern, 3 tag-f32, 4 multiple, 5 float64, 6 indefinite.
 const RT_MP_CFG = [0x02, 0x00, 0x0a, 0x06];
+// MessagePack decode target, feature byte: bit 0 records, 1 shared structures, 2 msgpackr prefix
+// extensions, 3 user extensions, 4 bundles, 5 strict record ids, 6-7 ends array.
+const MP_FEAT = [0x00, 0x15, 0xd5, 0x17, 0x55, 0x9d, 0x35, 0x04, 0x01, 0x10];
+// the same with every msgpackr semantic on (seeds written with records, bundles, moreTypes...)
+const MP_EXT_FEAT = [0x15, 0xd5, 0x55, 0x17, 0x9d, 0xf5];
 const RT_CB_CFG = [0x03, 0x01, 0x0b, 0x43, 0x23, 0x07];
 
 const seen = new Map(TARGETS.map((t) => [t, new Set()]));
@@ -45,15 +54,18 @@ function pick(list, key) {
 }
 
 const LIMIT_BYTES = [0x7f, 0xe1, 0x24, 0xff, 0x4c];
-function write(target, name, cfg, body) {
+function write(target, name, cfg, body, feat = undefined) {
+  // the MessagePack decode target: a feature byte follows the configuration byte
+  const head = target === 'fuzz_msgpack_decode' ? [cfg, feat ?? pick(MP_FEAT, 'feat')] : [cfg];
   // decode targets: bit 7 of the configuration means that a byte of policy limits follows
-  const head = target.endsWith('_decode') && cfg & 0x80 ? [cfg, pick(LIMIT_BYTES, 'lim')] : [cfg];
+  if (target.endsWith('_decode') && cfg & 0x80) head.push(pick(LIMIT_BYTES, 'lim'));
   const data = Buffer.concat([Buffer.from(head), Buffer.from(body)]);
   const h = createHash('sha1').update(data).digest('hex');
   if (seen.get(target).has(h)) return;
   seen.get(target).add(h);
   const safe = name.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60);
-  writeFileSync(join(OUT, target, `${safe}-${cfg.toString(16).padStart(2, '0')}`), data);
+  const suffix = cfg.toString(16).padStart(2, '0') + (target === 'fuzz_msgpack_decode' ? head[1].toString(16).padStart(2, '0') : '');
+  writeFileSync(join(OUT, target, `${safe}-${suffix}`), data);
   files++;
   bytes += data.length;
 }
@@ -159,6 +171,30 @@ const mpHex = {
 };
 for (const [name, h] of Object.entries(mpHex)) mp(`edge-${name}`, hex(h));
 mp('edge-seq', hex('c001a161d6ff0000000181a16101'), { multiple: true });
+
+// ------------------------------------------------------------------ msgpackr's extensions
+// Written by msgpackr (records, two-byte ids, bundles, moreTypes, structuredClone), each with two
+// feature bytes that turn the semantics on, and one hand-written edge per decoder path.
+for (const s of msgpackrExtSeeds()) {
+  for (let k = 0; k < 2; k++) {
+    write('fuzz_msgpack_decode', `mpx-${s.name}`, pick(DEC_CFG, 'mpx') & ~0x80 | (s.multiple ? 2 : 0), s.bytes, pick(MP_EXT_FEAT, 'mpxf'));
+  }
+}
+const mpExtHex = {
+  'rec-def-use': '92d4724092a161a16201a1784002a179', 'rec-def-no-keys': '92d472419041', 'rec-def-bad-keys': 'd4724001',
+  'rec-def-d5-hb0': '92d572620092a161a162010262000304', 'rec-two-byte-undefined': '924205c0', 'rec-def-d5-neg': '92d572430192a161a16201024301c0',
+  'rec-def-redefine': '93d4724091a161c0d4724092a161a1620102c3', 'rec-def-cut': 'd47240', 'rec-def-keys-cut': 'd4724092a161',
+  'rec-key-position': '81d4724091a16101c3', 'rec-def-numkeys': 'd472409201020304',
+  'bundle-min': 'd66200000006c101a0a161', 'bundle-neg': 'd66200000006c1ffa161a0', 'bundle-past': 'd66200000006c102a0a161',
+  'bundle-no-strings': 'd66200000006c0', 'bundle-offset-inside': 'd66200000002c0a0a0', 'bundle-key': '81d66200000007c101c3a0a161',
+  'bundle-c1-no-bundle': '92c101c0', 'bundle-cut-ref': 'd66200000006c1',   'prefix-set': 'd4730091c0', 'prefix-set-bad': 'd47300c0', 'prefix-error': 'd4650093a14561a1c0', 'prefix-regexp': 'd4780092a161a167',
+  'prefix-clone-cycle': 'd66900000001' + '91d67000000001', 'prefix-clone-bad-ptr': 'd67000000009', 'prefix-chain': 'd66900000001'.repeat(40) + 'c0',
+  'prefix-key': '81d4730090c3', 'prefix-user': 'd4100092d40101c0', 'ext0-any-size': '93c70000d50000d8' + '00'.repeat(17),
+  'ts-raw': 'd6ff00000001', 'bigint-ext': 'c709420102030405060708ff', 'typed-ext': 'c7037401ff00',
+};
+for (const [name, h] of Object.entries(mpExtHex)) {
+  write('fuzz_msgpack_decode', `mpx-edge-${name}`, pick(DEC_CFG, 'mpx') & ~0x80, hex(h), pick(MP_EXT_FEAT, 'mpxf') | (name.startsWith('prefix-user') || name.startsWith('ts-raw') ? 0x08 : 0));
+}
 mp('edge-seq-bad-tail', hex('81a1610181a162c1'), { multiple: true });
 
 const cbHex = {

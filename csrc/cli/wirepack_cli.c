@@ -1,0 +1,282 @@
+/*
+ * wirepack_cli.c: the `wirepack` command, a native binary over the C library (libwirepack.a).
+ * Flags follow msgpack-lite's CLI, plus CBOR, diagnostic notation, validation and find.
+ * Run `wirepack --help`.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wirepack.h"
+
+static const char *USAGE =
+    "Usage: wirepack [-MJSC] [-mjc] [-1|-2] [--diag|--validate|--find PATH] [infile|-] [outfile|-]\n"
+    "\n"
+    "Converts between MessagePack, CBOR and JSON without building values (msgpack-lite's flags).\n"
+    "\n"
+    "Input (default -M):\n"
+    "  -M   MessagePack: a stream of concatenated messages\n"
+    "  -C   CBOR: a stream of concatenated items\n"
+    "  -J   JSON: one document (RFC 8259, strict)\n"
+    "  -S   JSON values separated by newlines or other whitespace (NDJSON)\n"
+    "Output (default -m):\n"
+    "  -m   MessagePack\n"
+    "  -c   CBOR\n"
+    "  -j   JSON, one line per value (JSON.stringify(decode(value)), map keys in wire order)\n"
+    "  -1   JSON with one space of indentation (-j implied)\n"
+    "  -2   JSON with two spaces of indentation (-j implied)\n"
+    "Other modes:\n"
+    "  --diag         print diagnostic notation (JSON plus h'..', tags, undefined, NaN, ...)\n"
+    "  --validate     check the input (well-formed, depth, UTF-8): prints \"ok\" and the value count\n"
+    "  --find PATH    print the value at PATH (a JSON Pointer such as /a/0/b), in the output format\n"
+    "  --max-depth N  nesting limit (default 1000)\n"
+    "  -h, --help     this message\n"
+    "\n"
+    "Files: '-' or nothing means stdin / stdout. Errors name the byte offset and exit with 1\n"
+    "(2 for usage errors).\n"
+    "\n"
+    "Example: echo '{\"foo\": \"bar\"}' | wirepack -J -m | xxd   ->  81 a3 66 6f 6f a3 62 61 72\n";
+
+static int usage_error(const char *msg, const char *arg) {
+    fprintf(stderr, "wirepack: %s%s%s\n(see wirepack --help)\n", msg, arg ? " " : "", arg ? arg : "");
+    return 2;
+}
+
+static uint8_t *read_all(FILE *f, size_t *len) {
+    size_t cap = 1 << 20, n = 0;
+    uint8_t *buf = malloc(cap);
+    if (!buf) return NULL;
+    for (;;) {
+        if (n == cap) {
+            cap *= 2;
+            uint8_t *nb = realloc(buf, cap);
+            if (!nb) { free(buf); return NULL; }
+            buf = nb;
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0) break;
+    }
+    *len = n;
+    return buf;
+}
+
+static const char *fmt_name(uint32_t f) { return f == WP_FMT_JSON ? "JSON" : f == WP_FMT_CBOR ? "CBOR" : "MessagePack"; }
+
+static int fail(wp_err e, uint32_t off, uint32_t from) {
+    fprintf(stderr, "wirepack: %s input: %s at byte %u\n", fmt_name(from), wp_tc_err_name(e), off);
+    return 1;
+}
+
+/* JSON Pointer (RFC 6901) -> steps; the strings live in buf */
+static int parse_path(const char *p, wp_path_step *steps, uint32_t max, uint32_t *n, char *buf) {
+    *n = 0;
+    if (*p == 0) return 1;
+    if (*p != '/') return 0;
+    while (*p == '/') {
+        if (*n >= max) return 0;
+        p++;
+        char *start = buf;
+        while (*p && *p != '/') {
+            if (*p == '~' && p[1] == '0') { *buf++ = '~'; p += 2; }
+            else if (*p == '~' && p[1] == '1') { *buf++ = '/'; p += 2; }
+            else *buf++ = *p++;
+        }
+        steps[*n].key = (const uint8_t *)start;
+        steps[*n].key_len = (uint32_t)(buf - start);
+        steps[*n].index = 0;
+        (*n)++;
+    }
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    uint32_t from = WP_FMT_MSGPACK, to = WP_FMT_MSGPACK, indent = 0, max_depth = 0, flags = 0;
+    int diag = 0, validate = 0, ndjson = 0;
+    const char *find = NULL, *inpath = NULL, *outpath = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(USAGE, stdout); return 0; }
+        if (!strcmp(a, "--diag")) { diag = 1; continue; }
+        if (!strcmp(a, "--validate")) { validate = 1; continue; }
+        if (!strcmp(a, "--find")) {
+            if (++i >= argc) return usage_error("--find needs a PATH", NULL);
+            find = argv[i];
+            continue;
+        }
+        if (!strcmp(a, "--max-depth")) {
+            if (++i >= argc) return usage_error("--max-depth needs a number", NULL);
+            max_depth = (uint32_t)strtoul(argv[i], NULL, 10);
+            continue;
+        }
+        if (a[0] == '-' && a[1] == '-') return usage_error("unknown option", a);
+        if (a[0] == '-' && a[1]) {
+            for (const char *c = a + 1; *c; c++) {
+                switch (*c) {
+                case 'M': from = WP_FMT_MSGPACK; ndjson = 0; break;
+                case 'C': from = WP_FMT_CBOR; ndjson = 0; break;
+                case 'J': from = WP_FMT_JSON; ndjson = 0; break;
+                case 'S': from = WP_FMT_JSON; ndjson = 1; break;
+                case 'm': to = WP_FMT_MSGPACK; break;
+                case 'c': to = WP_FMT_CBOR; break;
+                case 'j': to = WP_FMT_JSON; break;
+                case '1': to = WP_FMT_JSON; indent = 1; break;
+                case '2': to = WP_FMT_JSON; indent = 2; break;
+                case 'h': fputs(USAGE, stdout); return 0;
+                default: {
+                    char opt[3] = {'-', *c, 0};
+                    return usage_error("unknown option", opt);
+                }
+                }
+            }
+            continue;
+        }
+        if (!inpath) inpath = a;
+        else if (!outpath) outpath = a;
+        else return usage_error("too many arguments:", a);
+    }
+    FILE *in = stdin, *out = stdout;
+    if (inpath && strcmp(inpath, "-")) {
+        in = fopen(inpath, "rb");
+        if (!in) { fprintf(stderr, "wirepack: %s: %s\n", inpath, strerror(errno)); return 1; }
+    }
+    size_t len = 0;
+    uint8_t *buf = NULL;
+    uint8_t *mapped = NULL;
+    {
+        /* a regular file is mapped (no copy); pipes are read into memory */
+        struct stat st;
+        int fd = fileno(in);
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+            void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+            if (m != MAP_FAILED) { mapped = m; len = (size_t)st.st_size; }
+        }
+    }
+    if (mapped) {
+        buf = mapped;
+    } else {
+        buf = read_all(in, &len);
+        if (!buf) { fprintf(stderr, "wirepack: out of memory reading the input\n"); return 1; }
+    }
+    if (in != stdin) fclose(in);
+    if (len > 0xFFFFFFF0u) { fprintf(stderr, "wirepack: input larger than 4 GiB\n"); return 1; }
+    if (outpath && strcmp(outpath, "-")) {
+        out = fopen(outpath, "wb");
+        if (!out) { fprintf(stderr, "wirepack: %s: %s\n", outpath, strerror(errno)); return 1; }
+    }
+    uint32_t n = (uint32_t)len;
+    uint32_t sw = wp_transcode_scratch_words(n, max_depth);
+    uint32_t *scratch = malloc((size_t)sw * 4);
+    if (!scratch) { fprintf(stderr, "wirepack: out of memory\n"); return 1; }
+    /* MessagePack and CBOR input are streams; -J one document; -S many */
+    uint32_t multi = (from != WP_FMT_JSON || ndjson) ? WP_TC_MULTIPLE : 0;
+    int rc = 0;
+
+    if (validate) {
+        wp_error err;
+        wp_err e = wp_validate(buf, n, from, multi, max_depth, scratch, sw, &err);
+        if (e) rc = fail(e, err.offset, from);
+        else fprintf(out, "ok\n");
+        goto done;
+    }
+    if (find) {
+        wp_path_step steps[256];
+        char *names = malloc(strlen(find) + 1);
+        uint32_t ns, s, e2;
+        wp_error err;
+        if (!parse_path(find, steps, 256, &ns, names)) { rc = usage_error("--find wants a JSON Pointer such as /a/0/b:", find); goto done; }
+        wp_err e = wp_find(buf, n, from, steps, ns, scratch, sw, &s, &e2, &err);
+        if (e) { rc = fail(e, err.offset, from); free(names); goto done; }
+        /* print the value found in the output format */
+        wp_transcoder t;
+        memset(&t, 0, sizeof t);
+        t.in = buf + s; t.len = e2 - s; t.from = from; t.to = diag ? WP_FMT_JSON : to; t.indent = indent;
+        t.flags = (diag ? WP_TC_DIAG : 0) | ((diag || to == WP_FMT_JSON) ? WP_TC_LINES | WP_TC_WIRE_ORDER : 0);
+        t.max_depth = max_depth;
+        t.out_cap = wp_transcode_out_bound(from, t.to, t.len) + (indent ? (t.len + 1) * 64 : 0);
+        t.out = malloc(t.out_cap);
+        t.scratch = scratch; t.scratch_cap = sw;
+        if ((e = wp_transcode(&t)) != WP_OK) rc = fail(e, s + t.err.offset, from);
+        else fwrite(t.out, 1, t.out_len, out);
+        free(t.out);
+        free(names);
+        goto done;
+    }
+    if ((diag || to == WP_FMT_JSON) && from == WP_FMT_JSON) {
+        /* JSON -> JSON (re-indent, NDJSON): through MessagePack */
+        uint32_t cap = wp_transcode_out_bound(WP_FMT_JSON, WP_FMT_MSGPACK, n);
+        uint8_t *mp = malloc(cap);
+        if (!mp) { fprintf(stderr, "wirepack: out of memory\n"); rc = 1; goto done; }
+        wp_transcoder t;
+        memset(&t, 0, sizeof t);
+        t.in = buf; t.len = n; t.from = WP_FMT_JSON; t.to = WP_FMT_MSGPACK; t.flags = multi; t.max_depth = max_depth;
+        t.out = mp; t.out_cap = cap; t.scratch = scratch; t.scratch_cap = sw;
+        wp_err e = wp_transcode(&t);
+        if (e) { rc = fail(e, t.err.offset, from); free(mp); goto done; }
+        if (mapped) munmap(mapped, len); else free(buf);
+        mapped = NULL;
+        buf = mp;
+        n = t.out_len;
+        from = WP_FMT_MSGPACK;
+        multi = WP_TC_MULTIPLE;
+    }
+    {
+        if (diag) { to = WP_FMT_JSON; flags |= WP_TC_DIAG; }
+        /* the CLI writes map keys in wire order (no KEY_ORDER fallback in C) */
+        if (to == WP_FMT_JSON) flags |= WP_TC_LINES | WP_TC_WIRE_ORDER;
+        /* value by value, so that output memory stays near the size of one value's output */
+        uint32_t pos = 0;
+        size_t out_cap = 0;
+        uint8_t *obuf = NULL;
+        if (from == WP_FMT_JSON && !ndjson) {
+            /* one document */
+            multi = 0;
+        }
+        for (;;) {
+            if (from == WP_FMT_JSON) {
+                while (pos < n && (buf[pos] == ' ' || buf[pos] == '\n' || buf[pos] == '\r' || buf[pos] == '\t')) pos++;
+                if (pos >= n && (multi || pos > 0 || n > 0) && (multi || obuf)) break;
+            } else if (pos >= n) break;
+            wp_transcoder t;
+            memset(&t, 0, sizeof t);
+            t.in = buf + pos; t.len = n - pos; t.from = from; t.to = to; t.indent = indent; t.max_depth = max_depth;
+            t.flags = flags | (multi ? WP_TC_FIRST : 0);
+            t.scratch = scratch; t.scratch_cap = sw;
+            /* first try: about the input size; on OUTPUT_FULL the bound (or more, for indentation) */
+            size_t want = (size_t)t.len + t.len / 4 + 4096;
+            for (int attempt = 0;; attempt++) {
+                if (want > out_cap) {
+                    free(obuf);
+                    out_cap = want;
+                    obuf = malloc(out_cap);
+                    if (!obuf) { fprintf(stderr, "wirepack: out of memory\n"); rc = 1; goto done; }
+                }
+                t.out = obuf;
+                t.out_cap = out_cap > 0xFFFFFFF0u ? 0xFFFFFFF0u : (uint32_t)out_cap;
+                wp_err e = wp_transcode(&t);
+                if (e == WP_ERR_OUTPUT_FULL && attempt < 6) {
+                    size_t b = wp_transcode_out_bound(from, to, t.len);
+                    want = want < b ? b : want * 4;
+                    continue;
+                }
+                if (e != WP_OK) { free(obuf); rc = fail(e, pos + t.err.offset, from); goto done; }
+                break;
+            }
+            if (fwrite(obuf, 1, t.out_len, out) != t.out_len) { fprintf(stderr, "wirepack: write error\n"); rc = 1; break; }
+            pos += t.end;
+            if (!multi) break;
+        }
+        free(obuf);
+    }
+done:
+    free(scratch);
+    if (mapped) munmap(mapped, len); else free(buf);
+    if (out != stdout) { if (fclose(out)) rc = rc ? rc : 1; }
+    else if (fflush(out)) rc = rc ? rc : 1;
+    return rc;
+}

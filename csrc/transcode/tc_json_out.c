@@ -1,0 +1,499 @@
+/*
+ * tc_json_out.c: MessagePack or CBOR -> JSON text, byte for byte JSON.stringify(decode(x)) for
+ * JSON-representable data. One pass, no tape, an explicit stack of open containers.
+ *
+ * Policy for values JSON cannot hold (documented in wirepack.h, TRANSCODE):
+ *  - NaN and +-Infinity: null (as JSON.stringify); -0: 0.
+ *  - undefined: null in arrays, the member is left out in maps (as JSON.stringify); a top-level
+ *    undefined fails with NON_JSON.
+ *  - 64-bit integers (MessagePack uint64/int64, CBOR integers beyond 2^53): their exact decimal
+ *    digits (JSON.stringify would throw on the BigInt that decode returns).
+ *  - map keys that are numbers, booleans or null: the property name JavaScript gives them;
+ *    keys of other types fail with NON_JSON.
+ *  - binary, extensions (timestamps included), CBOR tags and simple values: NON_JSON.
+ *  - invalid UTF-8 in strings: U+FFFD per maximal invalid subpart (as TextDecoder).
+ */
+#include "tc_internal.h"
+
+/* Escape class of each byte: 0 copy, 1 short escape, 2 \u00XX, 3 non-ASCII */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+static const uint8_t tc_esc[256] = {
+    [0 ... 0x1F] = 2, ['\b'] = 1, ['\f'] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1,
+    ['"'] = 1, ['\\'] = 1, [0x80 ... 0xFF] = 3};
+#pragma clang diagnostic pop
+static const char tc_hex[] = "0123456789abcdef";
+
+uint32_t tc_utf8_check(const uint8_t *s, uint32_t n) {
+    uint32_t i = 0;
+    while (i < n) {
+        if (i + 8 <= n && (wp_load_u64(s + i) & 0x8080808080808080ull) == 0) { i += 8; continue; }
+        if (s[i] < 0x80) { i++; continue; }
+        uint32_t skip, k = tc_utf8_seq(s + i, n - i, &skip);
+        if (!k) return i;
+        i += k;
+    }
+    return n;
+}
+
+/* A JSON string literal of UTF-8 bytes s[0..n); room for 6n + 2 must have been checked. */
+static uint8_t *tc_json_str_p(uint8_t *p, const uint8_t *s, uint32_t n) {
+    *p++ = '"';
+    uint32_t i = 0;
+    while (i < n) {
+        /* 8 plain ASCII bytes at a time */
+        while (i + 8 <= n) {
+            uint64_t v = wp_load_u64(s + i);
+            /* bytes < 0x20, '"', '\\' or >= 0x80 */
+            uint64_t lt = (v - 0x2020202020202020ull) & ~v;
+            uint64_t q = v ^ 0x2222222222222222ull, bs = v ^ 0x5C5C5C5C5C5C5C5Cull;
+            uint64_t hasq = (q - 0x0101010101010101ull) & ~q;
+            uint64_t hasb = (bs - 0x0101010101010101ull) & ~bs;
+            if (((lt | hasq | hasb | v) & 0x8080808080808080ull) != 0) break;
+            __builtin_memcpy(p, s + i, 8);
+            p += 8;
+            i += 8;
+        }
+        if (i >= n) break;
+        uint32_t c = s[i];
+        switch (tc_esc[c]) {
+        case 0: *p++ = (uint8_t)c; i++; break;
+        case 1:
+            p[0] = '\\';
+            p[1] = c == '\b' ? 'b' : c == '\f' ? 'f' : c == '\n' ? 'n' : c == '\r' ? 'r' : c == '\t' ? 't' : (uint8_t)c;
+            p += 2; i++;
+            break;
+        case 2:
+            __builtin_memcpy(p, "\\u00", 4);
+            p[4] = (uint8_t)tc_hex[c >> 4];
+            p[5] = (uint8_t)tc_hex[c & 15];
+            p += 6; i++;
+            break;
+        default: {
+            uint32_t skip, k = tc_utf8_seq(s + i, n - i, &skip);
+            if (k) {
+                __builtin_memcpy(p, s + i, k);
+                p += k; i += k;
+            } else {
+                p[0] = 0xEF; p[1] = 0xBF; p[2] = 0xBD;
+                p += 3; i += skip;
+            }
+        }
+        }
+    }
+    *p++ = '"';
+    return p;
+}
+WP_INLINE void tc_json_str(tc_out *o, const uint8_t *s, uint32_t n) { o->len = (uint32_t)(tc_json_str_p(o->p + o->len, s, n) - o->p); }
+
+/* newline and indentation before an item at depth d */
+WP_INLINE bool tc_indent(tc_job *j, uint32_t d) {
+    uint32_t n = 1 + d * j->indent;
+    if (!tc_room(&j->o, n)) return false;
+    tc_out *o = &j->o;
+    o->p[o->len] = '\n';
+    __builtin_memset(o->p + o->len + 1, ' ', n - 1);
+    o->len += n;
+    return true;
+}
+
+enum { V_SCALAR, V_OPEN, V_UNDEF, V_ERR };
+
+/* Writes an indefinite CBOR text string (chunks from j->pos up to the break). */
+WP_INLINE int tc_cb_chunks_json(tc_job *j, uint32_t start) {
+    /* total size first, for the room check */
+    uint32_t p = j->pos, total = 0;
+    for (;;) {
+        if (p >= j->len) return tc_fail(j, WP_ERR_TRUNCATED, start);
+        uint32_t b = j->in[p];
+        if (b == 0xff) break;
+        if ((b >> 5) != 3 || (b & 31) == 31) return tc_fail(j, WP_ERR_BAD_CHUNK, p);
+        j->pos = p + 1;
+        uint64_t n; bool indef;
+        if (!tc_cb_arg(j, b & 31, p, &n, &indef)) return 0;
+        if (n > j->len - j->pos) return tc_fail(j, WP_ERR_TRUNCATED, p);
+        p = j->pos + (uint32_t)n;
+        total += (uint32_t)n;
+    }
+    if (!tc_room(&j->o, 6 * total + 2)) return 0;
+    tc_put(&j->o, '"');
+    p = j->pos = start + 1;
+    for (;;) {
+        uint32_t b = j->in[p];
+        if (b == 0xff) break;
+        j->pos = p + 1;
+        uint64_t n; bool indef;
+        tc_cb_arg(j, b & 31, p, &n, &indef);
+        /* each chunk on its own (RFC 8949: chunks are whole UTF-8 sequences) */
+        uint32_t before = j->o.len;
+        tc_json_str(&j->o, j->in + j->pos, (uint32_t)n);
+        /* drop the quotes tc_json_str added */
+        __builtin_memmove(j->o.p + before, j->o.p + before + 1, j->o.len - before - 2);
+        j->o.len -= 2;
+        p = j->pos + (uint32_t)n;
+    }
+    tc_put(&j->o, '"');
+    j->pos = p + 1;
+    return 1;
+}
+
+/* Writes a scalar (not a container); key: as a property name (quoted). */
+WP_INLINE int tc_write_scalar(tc_job *j, tc_val *v, bool key) {
+    tc_out *o = &j->o;
+    if (!tc_room(o, 32)) return 0;
+    if (key) tc_put(o, '"');
+    switch (v->kind) {
+    case K_NIL: tc_puts(o, "null", 4); break;
+    case K_FALSE: tc_puts(o, "false", 5); break;
+    case K_TRUE: tc_puts(o, "true", 4); break;
+    case K_UINT: o->len += tc_u64_dec(v->u, (char *)o->p + o->len); break;
+    case K_NEG: tc_put(o, '-'); o->len += tc_u64_dec(v->u, (char *)o->p + o->len); break;
+    case K_INT64:
+        if (v->d == 1) o->len += tc_i64_dec((int64_t)v->u, (char *)o->p + o->len);
+        else if (v->d == 2) {
+            /* CBOR -1 - u, u up to 2^64 - 1 */
+            tc_put(o, '-');
+            if (v->u == 0xFFFFFFFFFFFFFFFFull) tc_puts(o, "18446744073709551616", 20);
+            else o->len += tc_u64_dec(v->u + 1, (char *)o->p + o->len);
+        } else o->len += tc_u64_dec(v->u, (char *)o->p + o->len);
+        break;
+    case K_F64:
+        if ((key || (j->flags & WP_TC_DIAG)) && v->d != v->d) { tc_puts(o, "NaN", 3); break; }
+        if ((key || (j->flags & WP_TC_DIAG)) && __builtin_isinf(v->d)) {
+            if (v->d < 0) tc_put(o, '-');
+            tc_puts(o, "Infinity", 8);
+            break;
+        }
+        o->len += wp_json_f64(v->d, (char *)o->p + o->len);
+        break;
+    case K_UNDEF:
+        if (key || (j->flags & WP_TC_DIAG)) { tc_puts(o, "undefined", 9); break; }
+        return tc_fail(j, WP_ERR_NON_JSON, v->start);
+    case K_SIMPLE:
+        if (!(j->flags & WP_TC_DIAG)) return tc_fail(j, WP_ERR_NON_JSON, v->start);
+        tc_puts(o, "simple(", 7);
+        o->len += tc_u64_dec(v->u, (char *)o->p + o->len);
+        tc_put(o, ')');
+        break;
+    case K_BIN: case K_EXT: {
+        if (!(j->flags & WP_TC_DIAG)) return tc_fail(j, WP_ERR_NON_JSON, v->start);
+        uint32_t n = (uint32_t)v->u;
+        if (!tc_room(o, 2 * n + 32)) return 0;
+        if (v->kind == K_EXT) {
+            tc_puts(o, "ext(", 4);
+            o->len += tc_i64_dec(v->x, (char *)o->p + o->len);
+            tc_puts(o, ", ", 2);
+        }
+        tc_puts(o, "h'", 2);
+        for (uint32_t i = 0; i < n; i++) { tc_put(o, (uint8_t)tc_hex[v->s[i] >> 4]); tc_put(o, (uint8_t)tc_hex[v->s[i] & 15]); }
+        tc_put(o, '\'');
+        if (v->kind == K_EXT) tc_put(o, ')');
+        break;
+    }
+    default:
+        return tc_fail(j, WP_ERR_NON_JSON, v->start);
+    }
+    if (key) tc_put(o, '"');
+    return 1;
+}
+
+/* Is the value at j->pos undefined? (peek, for members to leave out) */
+WP_INLINE bool tc_peek_undef(tc_job *j, int cbor) {
+    uint32_t p = j->pos;
+    if (cbor) return p < j->len && j->in[p] == 0xf7;
+    return p + 3 <= j->len && j->in[p] == 0xd4 && j->in[p + 1] == 0 && j->in[p + 2] == 0;
+}
+
+/* ------------------------------------------------------------------ key order checks */
+
+/* The bytes and length of the string key whose head is at off (re-read for comparisons; the
+ * head was read successfully before, so only its form is decoded here). */
+WP_INLINE bool tc_key_at(const uint8_t *in, uint32_t off, int cbor, const uint8_t **s, uint32_t *n) {
+    const uint8_t *p = in + off;
+    uint32_t b = p[0];
+    if (cbor) {
+        uint32_t ai = b & 31;
+        if ((b >> 5) != 3) return false;
+        if (ai < 24) { *n = ai; *s = p + 1; }
+        else if (ai == 24) { *n = p[1]; *s = p + 2; }
+        else if (ai == 25) { *n = wp_be16(p + 1); *s = p + 3; }
+        else if (ai == 26) { *n = wp_be32(p + 1); *s = p + 5; }
+        else if (ai == 27) { *n = (uint32_t)wp_be64(p + 1); *s = p + 9; }
+        else return false;
+        return true;
+    }
+    if (b >= 0xa0 && b <= 0xbf) { *n = b & 31; *s = p + 1; }
+    else if (b == 0xd9) { *n = p[1]; *s = p + 2; }
+    else if (b == 0xda) { *n = wp_be16(p + 1); *s = p + 3; }
+    else if (b == 0xdb) { *n = wp_be32(p + 1); *s = p + 5; }
+    else return false;
+    return true;
+}
+
+/* A cheap key hash from the length and up to 16 bytes at both ends (equal hashes are
+ * confirmed by comparing the bytes). */
+WP_INLINE uint32_t tc_key_hash(const uint8_t *s, uint32_t n) {
+    uint64_t a, b;
+    if (n >= 8) { a = wp_load_u64(s); b = wp_load_u64(s + n - 8); }
+    else if (n >= 4) {
+        uint32_t x, y;
+        __builtin_memcpy(&x, s, 4);
+        __builtin_memcpy(&y, s + n - 4, 4);
+        a = x; b = y;
+    } else { a = n ? (uint64_t)s[0] | ((uint64_t)s[n / 2] << 8) | ((uint64_t)s[n - 1] << 16) : 0; b = 0; }
+    uint64_t h = ((a * 0x9E3779B97F4A7C15ull) ^ b ^ n) * 0xC2B2AE3D27D4EB4Full;
+    return (uint32_t)(h >> 32);
+}
+
+/* An array index as a property name: "0" or [1-9][0-9]* up to 2^32 - 2; *idx its value + 1. */
+WP_INLINE bool tc_index_key(const uint8_t *s, uint32_t n, uint32_t *idx1) {
+    if (n == 0 || n > 10 || s[0] < '0' || s[0] > '9' || (s[0] == '0' && n > 1)) return false;
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    if (v > 4294967294ull) return false;
+    *idx1 = (uint32_t)v + 1;
+    return true;
+}
+
+/* Open a map's key table (n entries; 0xFFFFFFFF: indefinite): linear up to 16 keys, hashed
+ * above. No room: the table stays off and the first string key reports KEY_ORDER (the host
+ * falls back to decoding). */
+WP_INLINE void tc_keys_open(tc_job *j, tc_frame *f, uint32_t n) {
+    uint32_t avail = 2 * j->fix_cap - j->nfix;
+    uint32_t want;
+    f->last = 0;
+    f->kcap = 0;
+    f->kbase = j->nfix;
+    if (n != 0xFFFFFFFFu && n <= 16) want = n;
+    else if (n != 0xFFFFFFFFu) {
+        if ((uint64_t)n + n / 2 > avail) { f->kcap = 0xFFFFFFFFu; return; }
+        want = 32;
+        while (want < n + n / 2) want *= 2;
+        f->kind |= TC_HASHED;
+    } else want = avail / 2 < 256 ? avail / 2 : 256;
+    uint32_t words = (f->kind & TC_HASHED) ? want : 2 * want; /* linear: offset and hash per key */
+    if (words > avail) { f->kcap = 0xFFFFFFFFu; return; } /* marks "no table" */
+    f->kcap = want;
+    if (f->kind & TC_HASHED) __builtin_memset(j->fix + f->kbase, 0xFF, want * 4u);
+    j->nfix += words;
+}
+
+/* Checks the key just read (v, head at off): 1 fine, 0 KEY_ORDER (or no room to check). */
+WP_INLINE int tc_key_check(tc_job *j, tc_frame *f, const tc_val *v, uint32_t off, uint32_t nkeys, int cbor) {
+    uint32_t idx1 = 0;
+    /* linear tables: one slot per key, empty unless a string key is stored below */
+    if (!(f->kind & TC_HASHED) && f->kcap != 0xFFFFFFFFu && nkeys < f->kcap) j->fix[f->kbase + 2 * nkeys] = 0xFFFFFFFFu;
+    bool is_idx = false;
+    if (v->kind == K_STR) is_idx = tc_index_key(v->s, (uint32_t)v->u, &idx1);
+    else if (v->kind == K_UINT && v->u <= 4294967294ull) { is_idx = true; idx1 = (uint32_t)v->u + 1; }
+    else if (v->kind == K_F64 && v->d >= 0 && v->d <= 4294967294.0 && v->d == (double)(uint32_t)v->d) {
+        is_idx = true;
+        idx1 = (uint32_t)v->d + 1;
+    }
+    if (is_idx) {
+        /* integer-like keys must come first, ascending (which also rules out duplicates) */
+        if ((f->kind & TC_NONIDX) || idx1 <= f->last) return 0;
+        f->last = idx1;
+        return 1;
+    }
+    f->kind |= TC_NONIDX;
+    if (v->kind != K_STR) return v->kind == K_STR_CHUNKS ? 0 : 1;
+    if (f->kcap == 0xFFFFFFFFu) return 0;
+    uint32_t *t = j->fix + f->kbase;
+    const uint8_t *s2;
+    uint32_t n2, n = (uint32_t)v->u;
+    uint32_t hash = tc_key_hash(v->s, n);
+    if (!(f->kind & TC_HASHED)) {
+        if (nkeys >= f->kcap) return 0; /* indefinite map past its linear table */
+        for (uint32_t i = 0; i < nkeys; i++) {
+            if (t[2 * i] == 0xFFFFFFFFu || t[2 * i + 1] != hash) continue;
+            if (tc_key_at(j->in, t[2 * i], cbor, &s2, &n2) && n2 == n && tc_memeq(s2, v->s, n)) return 0;
+        }
+        t[2 * nkeys] = off;
+        t[2 * nkeys + 1] = hash;
+        return 1;
+    }
+    uint32_t mask = f->kcap - 1, h = hash & mask;
+    while (t[h] != 0xFFFFFFFFu) {
+        if (tc_key_at(j->in, t[h], cbor, &s2, &n2) && n2 == n && tc_memeq(s2, v->s, n)) return 0;
+        h = (h + 1) & mask;
+    }
+    t[h] = off;
+    return 1;
+}
+
+WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
+    uint32_t depth = 0;
+    tc_val v;
+    tc_out *o = &j->o;
+    bool check_keys = !(j->flags & (WP_TC_DIAG | WP_TC_WIRE_ORDER));
+    j->nfix = 0;
+    for (;;) {
+        bool is_key = false;
+        if (depth) {
+            tc_frame *f = &j->st[depth - 1];
+            bool closing;
+            if (f->kind & TC_INDEF) {
+                closing = j->pos < j->len && j->in[j->pos] == 0xff;
+                if (closing) {
+                    if ((f->kind & TC_MAP) && (f->done & 1)) return tc_fail(j, WP_ERR_BREAK, j->pos);
+                    j->pos++;
+                }
+            } else closing = f->rem == 0;
+            if (f->kind == TC_TAG) {
+                if (f->rem == 0) {
+                    if (!tc_room(o, 1)) return 0;
+                    tc_put(o, ')');
+                    depth--;
+                    if (!depth) return 1;
+                    continue;
+                }
+                f->rem = 0;
+                goto value;
+            }
+            if (closing) {
+                bool any = f->done != 0;
+                if (any && j->indent && !tc_indent(j, depth - 1)) return 0;
+                if (!tc_room(o, 1)) return 0;
+                tc_put(o, (f->kind & TC_MAP) ? '}' : ']');
+                j->nfix = f->ktop; /* free the key table */
+                depth--;
+                if (!depth) return 1;
+                continue;
+            }
+            f->rem--;
+            if (f->kind & TC_MAP) {
+                if ((f->done & 1) == 0) {
+                    is_key = true;
+                } else {
+                    f->done++;
+                    goto value;
+                }
+            }
+            /* key or array element: separator */
+            if (f->done) { if (!tc_room(o, 1)) return 0; tc_put(o, ','); }
+            if (j->indent && !tc_indent(j, depth)) return 0;
+            f->done++;
+            if (is_key) {
+                uint32_t kstart = j->pos;
+                if (!(cbor ? tc_cb_read(j, &v) : tc_mp_read(j, &v))) return 0;
+                if (v.kind == K_BREAK) return tc_fail(j, WP_ERR_BREAK, kstart);
+                if (check_keys && !tc_key_check(j, f, &v, kstart, (f->done - 1) / 2 + f->skipped, cbor)) {
+                    /* the map starts before its first key: report the key's offset */
+                    return tc_fail(j, WP_ERR_KEY_ORDER, kstart);
+                }
+                /* members whose value is undefined are left out, as JSON.stringify does */
+                if (!(j->flags & WP_TC_DIAG) && tc_peek_undef(j, cbor)) {
+                    f->done -= 1;
+                    /* undo the separator and indentation just written */
+                    uint32_t undo = (f->done ? 1 : 0) + (j->indent ? 1 + depth * j->indent : 0);
+                    o->len -= undo;
+                    j->pos += cbor ? 1 : 3;
+                    f->rem--;
+                    f->skipped++;
+                    continue;
+                }
+                if (v.kind == K_STR) {
+                    if (!tc_room(o, 6 * (uint32_t)v.u + 2 + 2)) return 0;
+                    tc_json_str(o, v.s, (uint32_t)v.u);
+                } else if (v.kind == K_STR_CHUNKS) {
+                    if (!tc_cb_chunks_json(j, v.start)) return 0;
+                } else if (v.kind == K_ARR || v.kind == K_MAP || v.kind == K_ARR_INDEF || v.kind == K_MAP_INDEF) {
+                    return tc_fail(j, WP_ERR_NON_JSON, kstart);
+                } else {
+                    if (!tc_write_scalar(j, &v, true)) return 0;
+                }
+                if (!tc_room(o, 2)) return 0;
+                tc_put(o, ':');
+                if (j->indent) tc_put(o, ' ');
+                continue;
+            }
+        }
+    value:
+        if (!(cbor ? tc_cb_read(j, &v) : tc_mp_read(j, &v))) return 0;
+        switch (v.kind) {
+        case K_STR:
+            if (!tc_room(o, 6 * (uint32_t)v.u + 2)) return 0;
+            tc_json_str(o, v.s, (uint32_t)v.u);
+            break;
+        case K_STR_CHUNKS:
+            if (!tc_cb_chunks_json(j, v.start)) return 0;
+            break;
+        case K_ARR: case K_MAP: case K_ARR_INDEF: case K_MAP_INDEF: {
+            bool map = v.kind == K_MAP || v.kind == K_MAP_INDEF;
+            bool indef = v.kind == K_ARR_INDEF || v.kind == K_MAP_INDEF;
+            if (!tc_room(o, 2)) return 0;
+            tc_put(o, map ? '{' : '[');
+            if (!indef && v.u == 0) { tc_put(o, map ? '}' : ']'); break; }
+            if (depth >= j->max_depth || depth >= j->st_cap) return tc_fail(j, WP_ERR_DEPTH, v.start);
+            tc_frame *f = &j->st[depth++];
+            f->kind = (map ? TC_MAP : TC_ARR) | (indef ? TC_INDEF : 0);
+            f->rem = map ? (uint32_t)v.u * 2 : (uint32_t)v.u;
+            f->done = 0;
+            f->skipped = 0;
+            f->ktop = j->nfix;
+            if (map && check_keys) tc_keys_open(j, f, indef ? 0xFFFFFFFFu : (uint32_t)v.u);
+            continue;
+        }
+        case K_BREAK:
+            return tc_fail(j, WP_ERR_BREAK, v.start);
+        case K_TAG:
+            if (!(j->flags & WP_TC_DIAG)) return tc_fail(j, WP_ERR_NON_JSON, v.start);
+            if (!tc_room(o, 24)) return 0;
+            o->len += tc_u64_dec(v.u, (char *)o->p + o->len);
+            tc_put(o, '(');
+            if (depth >= j->max_depth || depth >= j->st_cap) return tc_fail(j, WP_ERR_DEPTH, v.start);
+            {
+                tc_frame *f = &j->st[depth++];
+                f->kind = TC_TAG;
+                f->rem = 1;
+                f->done = 0;
+            }
+            continue;
+        case K_BIN_CHUNKS: {
+            if (!(j->flags & WP_TC_DIAG)) return tc_fail(j, WP_ERR_NON_JSON, v.start);
+            if (!tc_room(o, 4)) return 0;
+            tc_puts(o, "(_ ", 3);
+            uint32_t first = 1;
+            for (;;) {
+                if (j->pos >= j->len) return tc_fail(j, WP_ERR_TRUNCATED, v.start);
+                if (j->in[j->pos] == 0xff) { j->pos++; break; }
+                tc_val c;
+                uint32_t cs = j->pos;
+                if (!tc_cb_read(j, &c)) return 0;
+                if (c.kind != K_BIN) return tc_fail(j, WP_ERR_BAD_CHUNK, cs);
+                if (!first) { if (!tc_room(o, 2)) return 0; tc_puts(o, ", ", 2); }
+                first = 0;
+                if (!tc_write_scalar(j, &c, false)) return 0;
+            }
+            if (!tc_room(o, 1)) return 0;
+            tc_put(o, ')');
+            break;
+        }
+        case K_UNDEF:
+            if (depth || (j->flags & WP_TC_DIAG)) {
+                /* in arrays (members were left out above) */
+                if (!tc_room(o, 9)) return 0;
+                if (j->flags & WP_TC_DIAG) tc_puts(o, "undefined", 9);
+                else tc_puts(o, "null", 4);
+                break;
+            }
+            return tc_fail(j, WP_ERR_NON_JSON, v.start);
+        default:
+            if (!tc_write_scalar(j, &v, false)) return 0;
+        }
+        if (!depth) return 1;
+    }
+}
+
+/* As in tc_json_in.c: a local copy of the job keeps its fields in registers (output byte stores
+ * could alias them through the job pointer). One specialised copy per input format. */
+int tc_bin_to_json(tc_job *j, int cbor) {
+    tc_job l = *j;
+    int r = cbor ? tc_bin_to_json_impl(&l, 1) : tc_bin_to_json_impl(&l, 0);
+    *j = l;
+    return r;
+}

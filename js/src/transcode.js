@@ -1,0 +1,401 @@
+// @ts-check
+/**
+ * wirepack/transcode: MessagePack, CBOR and JSON text converted into one another in C, on the
+ * bytes (no JavaScript values are built); validate and find without decoding. The C code is a
+ * wasm module of its own (build/wirepack-transcode.wasm, csrc/transcode/), loaded by the entry
+ * files transcode.node.js / transcode.browser.js; the main codec only serves find() when it
+ * returns a decoded value.
+ */
+import { DecodeError } from './errors.js';
+import { unpack, unpackMultiple } from './api.js';
+import { decode as cborDecode, decodeMultiple as cborDecodeMultiple } from './cbor.js';
+
+/** @typedef {'msgpack' | 'cbor' | 'json'} Format */
+
+/**
+ * @typedef {object} TranscodeOptions
+ * @property {Format} from input format
+ * @property {Format} to output format
+ * @property {boolean} [multiple] a stream of values: concatenated MessagePack/CBOR, or JSON
+ *   values separated by whitespace (NDJSON); the output is the concatenation
+ * @property {boolean} [lines] JSON output: a newline after every value (NDJSON; default: with `multiple`)
+ * @property {number | string} [indent] JSON output: spaces per level (as JSON.stringify's third
+ *   argument: a number up to 10, or a string of spaces)
+ * @property {boolean} [diag] JSON output as diagnostic notation (binary, tags, undefined, NaN...)
+ * @property {'string' | 'bytes'} [as] JSON output as a string (default) or UTF-8 bytes
+ * @property {boolean} [wireOrder] JSON output: map keys in wire order, duplicates kept (faster
+ *   for maps JSON.stringify(decode(x)) would reorder; see README)
+ * @property {number} [maxDepth] nesting limit (default 1000)
+ */
+
+/**
+ * @typedef {object} TcExports
+ * @property {WebAssembly.Memory} memory
+ * @property {() => number} tcw_result
+ * @property {() => number} tcw_num
+ * @property {(bytes: number) => number} tcw_reserve
+ * @property {(len: number, from: number, to: number, flags: number, indent: number, maxDepth: number, outCap: number) => number} tcw_transcode
+ * @property {(len: number, format: number, flags: number, maxDepth: number) => number} tcw_validate
+ * @property {(len: number, format: number, pathWords: number, nsteps: number) => number} tcw_find
+ * @property {(v: number) => number} tcw_f64
+ */
+
+/** Error names of csrc/wirepack.h (the core's and TRANSCODE's). @type {Record<number, string>} */
+const NAMES = {
+  100: 'TRUNCATED', 101: 'RESERVED_BYTE', 102: 'TRAILING_DATA', 103: 'BAD_TIMESTAMP', 110: 'RESERVED_AI',
+  111: 'BREAK', 112: 'BAD_CHUNK', 113: 'BAD_SIMPLE', 120: 'JSON_SYNTAX', 121: 'BAD_UTF8', 200: 'DEPTH',
+  201: 'LIMIT', 301: 'OUTPUT_FULL', 303: 'SCRATCH', 400: 'NON_JSON', 401: 'NOT_FOUND', 402: 'UNMAPPABLE',
+  403: 'KEY_ORDER',
+};
+/** @type {Record<string, string>} */
+const MESSAGES = {
+  JSON_SYNTAX: 'Invalid JSON (RFC 8259)',
+  BAD_UTF8: 'Invalid UTF-8 in a string',
+  NON_JSON: 'Value that JSON cannot represent (binary, extension, tag, top-level undefined, or a non-scalar map key)',
+  NOT_FOUND: 'Path not found',
+  UNMAPPABLE: 'Value with no counterpart in the output format',
+};
+/** @type {Record<string, number>} */
+const FORMATS = { msgpack: 0, cbor: 1, json: 2 };
+const F_MULTIPLE = 1, F_LINES = 2, F_DIAG = 4, F_WIRE_ORDER = 16, F_UTF16_IN = 0x100, F_STRING_OUT = 0x200;
+
+/** @param {unknown} f @param {string} what @returns {number} */
+function formatId(f, what) {
+  const id = typeof f === 'string' ? FORMATS[f] : undefined;
+  if (id === undefined) throw new TypeError(`wirepack/transcode: ${what} must be 'msgpack', 'cbor' or 'json'`);
+  return id;
+}
+
+const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const utf16Decoder = new TextDecoder('utf-16le');
+
+class TcRuntime {
+  /** @param {WebAssembly.Instance} instance */
+  constructor(instance) {
+    /** @type {TcExports} */
+    this.x = /** @type {any} */ (instance.exports);
+    /** @type {ArrayBuffer | null} */
+    this.buffer = null;
+    this.u8 = new Uint8Array(0);
+    this.u32 = new Uint32Array(0);
+    /** @type {Buffer | null} */
+    this.nb = null;
+    this.refresh();
+    this.base = this.x.tcw_reserve(0);
+    this.res = this.x.tcw_result() >> 2;
+  }
+
+  refresh() {
+    const buf = /** @type {ArrayBuffer} */ (this.x.memory.buffer);
+    if (buf !== this.buffer) {
+      this.buffer = buf;
+      this.u8 = new Uint8Array(buf);
+      this.u32 = new Uint32Array(buf);
+      this.nb = NodeBuffer ? NodeBuffer.from(buf) : null;
+    }
+  }
+
+  /** Room for `bytes` at the arena base. @param {number} bytes */
+  reserve(bytes) {
+    if (this.base + bytes <= this.u8.length) return;
+    if (this.x.tcw_reserve(bytes) === 0) throw new DecodeError('LIMIT', 0, 'Input larger than wasm memory can hold');
+    this.refresh();
+  }
+
+  /**
+   * Put the input at the arena base, leaving `extra` bytes after it; returns its byte length.
+   * @param {Uint8Array | string} input @param {number} extra
+   */
+  put(input, extra) {
+    if (typeof input === 'string') {
+      const max = input.length * 3;
+      this.reserve(max + extra);
+      return encoder.encodeInto(input, this.u8.subarray(this.base, this.base + max)).written;
+    }
+    if (!(input instanceof Uint8Array)) throw new TypeError('wirepack/transcode: input must be a Uint8Array or a string');
+    this.reserve(input.length + extra);
+    this.u8.set(input, this.base);
+    return input.length;
+  }
+
+  /** @param {number} code @param {number} offset */
+  error(code, offset) {
+    const name = NAMES[code] || `E${code}`;
+    return new DecodeError(name, offset, MESSAGES[name]);
+  }
+}
+
+/** @type {TcRuntime | null} */
+let rt = null;
+
+/** @param {WebAssembly.Module | BufferSource} source */
+export function initTranscodeSync(source) {
+  const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
+  rt = new TcRuntime(new WebAssembly.Instance(module, {}));
+}
+
+/** @param {WebAssembly.Module | BufferSource | Promise<WebAssembly.Module | BufferSource>} source */
+export async function initTranscode(source) {
+  const s = await source;
+  const module = s instanceof WebAssembly.Module ? s : await WebAssembly.compile(s);
+  rt = new TcRuntime(await WebAssembly.instantiate(module, {}));
+}
+
+export function isTranscodeInitialized() {
+  return rt !== null;
+}
+
+/** @returns {TcRuntime} */
+function runtime() {
+  if (rt === null) throw new Error('wirepack/transcode is not initialised: call initTranscode() first');
+  return rt;
+}
+
+/** @param {number | string | undefined} indent */
+function indentOf(indent) {
+  if (indent === undefined) return 0;
+  if (typeof indent === 'number') return Math.max(0, Math.min(10, Math.floor(indent)));
+  if (typeof indent === 'string' && /^ {0,10}$/.test(indent)) return indent.length;
+  throw new TypeError('wirepack/transcode: indent must be a number or a string of spaces');
+}
+
+/**
+ * Convert between MessagePack, CBOR and JSON text, entirely in C.
+ *
+ * JSON output is byte for byte `JSON.stringify(decode(input))` for JSON-representable data;
+ * see README "Transcoding" for the policy on values JSON cannot hold (NaN and Infinity are
+ * null, undefined members are left out, binary/extensions/tags throw NON_JSON, 64-bit integers
+ * keep their exact digits). JSON input is strict RFC 8259 with correctly rounded numbers.
+ *
+ * @param {Uint8Array | string} input bytes (or, for JSON input, a string: error offsets then
+ *   count its UTF-8 bytes)
+ * @param {TranscodeOptions} options
+ * @returns {Uint8Array | string} a string for JSON output unless `as: 'bytes'`
+ */
+export function transcode(input, options) {
+  if (options === null || typeof options !== 'object') throw new TypeError('wirepack/transcode: transcode(input, {from, to}) needs options');
+  const from = formatId(options.from, 'from');
+  const to = formatId(options.to, 'to');
+  if (from === 2 && to === 2) {
+    // JSON -> JSON (re-indent, validate, normalise numbers): through MessagePack
+    const mp = /** @type {Uint8Array} */ (transcode(input, { from: 'json', to: 'msgpack', multiple: options.multiple, maxDepth: options.maxDepth }));
+    return transcode(mp, { ...options, from: 'msgpack' });
+  }
+  const r = runtime();
+  let flags = 0;
+  let len;
+  if (typeof input === 'string') {
+    // a string goes in as UTF-16 (a copy, no encoding in JavaScript); C makes it UTF-8
+    len = input.length;
+    r.reserve(len * 5 + 16);
+    if (r.nb !== null) /** @type {any} */ (r.nb).ucs2Write(input, r.base, 2 * len);
+    else {
+      const u16 = new Uint16Array(r.x.memory.buffer, r.base, len);
+      for (let i = 0; i < len; i++) u16[i] = input.charCodeAt(i);
+    }
+    flags |= F_UTF16_IN;
+  } else {
+    len = r.put(input, 0);
+  }
+  const wantString = to === 2 && options.as !== 'bytes';
+  if (wantString) flags |= F_STRING_OUT;
+  if (options.multiple) flags |= F_MULTIPLE;
+  if (options.lines ?? options.multiple) flags |= F_LINES;
+  if (options.diag) flags |= F_DIAG;
+  if (options.wireOrder) flags |= F_WIRE_ORDER;
+  const indent = indentOf(options.indent);
+  const maxDepth = options.maxDepth ?? 0;
+  let outCap = 0;
+  let code;
+  for (;;) {
+    code = r.x.tcw_transcode(len, from, to, to === 2 ? flags : flags & (F_MULTIPLE | F_UTF16_IN), indent, maxDepth, outCap);
+    r.refresh();
+    // indentation can outgrow the bound: retry with more room
+    if (code === 301 && indent > 0 && outCap < 0x7fffffff) {
+      outCap = Math.min(0x7fffffff, Math.max(outCap * 4, len * 64 + 65536));
+      continue;
+    }
+    break;
+  }
+  const R = r.u32, res = r.res;
+  if (code === 403 && typeof input !== 'string') {
+    // a map whose decoded object JSON.stringify writes in another order (integer-like keys
+    // first) or with fewer members (duplicate keys): check the rest in C with wire order (same
+    // errors as ever), then let JSON.stringify of the decoded value write it
+    const wire = transcode(input, { ...options, wireOrder: true });
+    const exact = stringifyDecoded(input, from, options, indent);
+    if (exact === null) return wire;
+    return options.as === 'bytes' ? encoder.encode(exact) : exact;
+  }
+  if (code !== 0) throw r.error(code, R[res + 3]);
+  const start = R[res], end = start + R[res + 1];
+  if (wantString) {
+    // ASCII output: latin1; else C left a UTF-16 copy (both much faster than UTF-8 decoding)
+    const u16 = R[res + 6], units = R[res + 7];
+    if (r.nb !== null) {
+      const nb = /** @type {any} */ (r.nb);
+      return u16 === 0 ? nb.latin1Slice(start, end) : nb.ucs2Slice(u16, u16 + 2 * units);
+    }
+    return u16 === 0 ? decoder.decode(r.u8.subarray(start, end)) : utf16Decoder.decode(r.u8.subarray(u16, u16 + 2 * units));
+  }
+  return r.u8.slice(start, end);
+}
+
+/**
+ * JSON.stringify of the decoded value(s), as `transcode` writes them; null when a value has no
+ * JSON form for JSON.stringify (a BigInt): the caller keeps the wire-order text.
+ * @param {Uint8Array} input @param {number} from @param {TranscodeOptions} options @param {number} indent
+ * @returns {string | null}
+ */
+function stringifyDecoded(input, from, options, indent) {
+  /** @type {unknown[]} */
+  let values;
+  if (options.multiple) values = /** @type {unknown[]} */ (from === 0 ? unpackMultiple(input) : cborDecodeMultiple(input));
+  else values = [from === 0 ? unpack(input) : cborDecode(input)];
+  const lines = options.lines ?? options.multiple;
+  let out = '';
+  try {
+    for (const v of values) out += JSON.stringify(v, null, indent || undefined) + (lines ? '\n' : '');
+  } catch {
+    return null;
+  }
+  return out;
+}
+
+/**
+ * @typedef {object} ValidateOptions
+ * @property {Format} format
+ * @property {boolean} [multiple] a stream of values (see transcode)
+ * @property {number} [maxDepth]
+ */
+
+/**
+ * Is the input well-formed, within the depth limit, with valid UTF-8 strings? Nothing is built.
+ * @param {Uint8Array | string} input
+ * @param {ValidateOptions} options
+ * @returns {{valid: true} | {valid: false, error: DecodeError}}
+ */
+export function validate(input, options) {
+  const format = formatId(options && options.format, 'format');
+  const r = runtime();
+  const len = r.put(input, 0);
+  const code = r.x.tcw_validate(len, format, options.multiple ? F_MULTIPLE : 0, options.maxDepth ?? 0);
+  r.refresh();
+  if (code === 0) return { valid: true };
+  return { valid: false, error: r.error(code, r.u32[r.res + 3]) };
+}
+
+/** @typedef {(string | number)[] | string} Path a list of keys and indexes, or a JSON Pointer ('/a/0/b') */
+
+/**
+ * @typedef {object} FindOptions
+ * @property {Format} [format] default 'msgpack'
+ * @property {boolean} [range] return the value's byte range [start, end) instead of the value
+ */
+
+/** @param {Path} path @returns {(string | number)[]} */
+function steps(path) {
+  if (Array.isArray(path)) return path;
+  if (typeof path !== 'string') throw new TypeError('wirepack/transcode: a path is an array of keys and indexes, or a JSON Pointer');
+  if (path === '') return [];
+  if (path[0] !== '/') throw new TypeError('wirepack/transcode: a JSON Pointer starts with /');
+  return path.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/**
+ * The byte range [start, end) of the value at `path`, or null when there is none.
+ * @param {Uint8Array | string} input @param {Path} path @param {number} format
+ * @returns {[number, number] | null}
+ */
+function findRange(input, path, format) {
+  const list = steps(path);
+  const r = runtime();
+  /** @type {(number | Uint8Array)[]} */
+  const enc = [];
+  let words = 0;
+  for (const s of list) {
+    if (typeof s === 'number') {
+      if (!Number.isInteger(s) || s < 0 || s >= 0xffffffff) throw new TypeError('wirepack/transcode: an index must be an integer >= 0');
+      enc.push(s);
+      words += 1;
+    } else {
+      const b = encoder.encode(String(s));
+      enc.push(b);
+      words += 2 + ((b.length + 3) >> 2);
+    }
+  }
+  let len = typeof input === 'string' ? input.length * 3 : input.length;
+  r.reserve(len + 8 + words * 4);
+  len = r.put(input, words * 4 + 8);
+  let w = ((r.base + len + 3) & ~3) >> 2;
+  for (const e of enc) {
+    if (typeof e === 'number') r.u32[w++] = e;
+    else {
+      r.u32[w++] = 0xffffffff;
+      r.u32[w++] = e.length;
+      r.u8.set(e, w * 4);
+      w += (e.length + 3) >> 2;
+    }
+  }
+  const code = r.x.tcw_find(len, format, words, list.length);
+  r.refresh();
+  if (code === 401) return null;
+  if (code !== 0) throw r.error(code, r.u32[r.res + 3]);
+  return [r.u32[r.res + 6], r.u32[r.res + 7]];
+}
+
+/**
+ * The value at `path` (keys and indexes, or a JSON Pointer), found by skipping over everything
+ * else: only that value is decoded. undefined when the path leads nowhere; with `range: true`,
+ * its byte range [start, end) in the input (in UTF-8 bytes for a string input), or null.
+ * @param {Uint8Array | string} input
+ * @param {Path} path
+ * @param {FindOptions} [options]
+ * @returns {unknown}
+ */
+export function find(input, path, options = {}) {
+  const format = formatId(options.format ?? 'msgpack', 'format');
+  const range = findRange(input, path, format);
+  if (options.range) return range;
+  if (range === null) return undefined;
+  const r = runtime();
+  const slice = r.u8.slice(r.base + range[0], r.base + range[1]);
+  if (format === 0) return unpack(slice);
+  if (format === 1) return cborDecode(slice);
+  return JSON.parse(decoder.decode(slice));
+}
+
+/**
+ * json-pack style: the value under `key` of the map at the top of the input (or at `path`).
+ * @param {Uint8Array | string} input @param {string} key @param {FindOptions & {path?: Path}} [options]
+ */
+export function findKey(input, key, options = {}) {
+  return find(input, [...steps(options.path ?? []), String(key)], options);
+}
+
+/**
+ * json-pack style: element `index` of the array at the top of the input (or at `path`).
+ * @param {Uint8Array | string} input @param {number} index @param {FindOptions & {path?: Path}} [options]
+ */
+export function findIndex(input, index, options = {}) {
+  return find(input, [...steps(options.path ?? []), index], options);
+}
+
+/**
+ * A number as JavaScript's String(v) writes it, computed in C (Schubfach): for tests.
+ * NaN and infinities give 'null', as in JSON.
+ * @param {number} v
+ */
+export function formatNumber(v) {
+  const r = runtime();
+  const n = r.x.tcw_f64(v);
+  r.refresh();
+  const p = r.x.tcw_num();
+  let s = '';
+  for (let i = 0; i < n; i++) s += String.fromCharCode(r.u8[p + i]);
+  return s;
+}
+
+export { DecodeError };

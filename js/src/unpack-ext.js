@@ -1,0 +1,203 @@
+// @ts-check
+/**
+ * MessagePack extensions on the decode side, with msgpackr's meanings: the built-in types
+ * (Error 0x65, Set 0x73, RegExp 0x78, typed arrays 0x74, big BigInt 0x42, structured-clone id
+ * 0x69 and pointer 0x70) and user extensions from addExtension. The C decoder tells "prefix"
+ * extensions (which wrap the value after them) from plain ones using the config written here.
+ * Every failure building a value from extension data is a DecodeError.
+ */
+import { DecodeError } from './errors.js';
+import { ExtData, unpackExtensions, registry } from './ext.js';
+
+/** Built-in extensions that wrap the next value (any size). */
+const PREFIX_BUILTIN = [0x65, 0x69, 0x73, 0x78];
+
+/**
+ * Write the extension config for the current registry into C (csrc/wirepack.h wp_ext_config).
+ * @param {import('./runtime.js').Runtime} rt
+ */
+export function syncExtConfig(rt) {
+  const any = new Uint32Array(8), fix1 = new Uint32Array(8), raw = new Uint32Array(8);
+  for (const t of PREFIX_BUILTIN) any[t >> 5] |= 1 << (t & 31);
+  for (let t = 0; t < 256; t++) {
+    const ext = unpackExtensions[t];
+    if (ext === undefined) continue;
+    any[t >> 5] &= ~(1 << (t & 31));
+    if (typeof ext.unpack === 'function') raw[t >> 5] |= 1 << (t & 31);
+    else if (typeof ext.read === 'function') fix1[t >> 5] |= 1 << (t & 31);
+  }
+  const R = rt.u32, c = rt.extConfig;
+  R.set(any, c);
+  R.set(fix1, c + 8);
+  R.set(raw, c + 16);
+  rt.extVersion = registry.version;
+}
+
+/** @param {Uint8Array} d @param {number} at */
+function be32(d, at) {
+  return ((d[at] << 24) | (d[at + 1] << 16) | (d[at + 2] << 8) | d[at + 3]) >>> 0;
+}
+
+/** @param {number} type @param {number} offset @param {string} why */
+function bad(type, offset, why) {
+  return new DecodeError('BAD_EXTENSION', offset, `Extension 0x${type.toString(16)}: ${why}`);
+}
+
+/** @type {Record<string, any>} */
+const ERRORS = Object.assign(Object.create(null), {
+  Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError,
+});
+if (typeof AggregateError === 'function') ERRORS.AggregateError = AggregateError;
+
+/** msgpackr's typed array codes (ext 0x74); 16 is ArrayBuffer, 17 DataView. */
+export const TYPED_ARRAYS = ['Int8', 'Uint8', 'Uint8Clamped', 'Int16', 'Uint16', 'Int32', 'Uint32', 'Float32', 'Float64', 'BigInt64', 'BigUint64'].map((t) => t + 'Array');
+
+/** @param {any} o @param {string} k @param {unknown} v */
+function setOwn(o, k, v) {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[k] = v;
+}
+
+/**
+ * The structured-clone placeholder for the value that starts at the reader's position.
+ * @param {import('./decode.js').TapeReader} r
+ */
+function placeholder(r) {
+  const word = r.w[r.t];
+  const tag = word & 0xff;
+  if (tag === 13 || tag === 19) return [];
+  if (tag === 14) return new Map();
+  if (tag === 29 && ((word >>> 8) & 0xff) === 0x73) return new Set();
+  return {};
+}
+
+/**
+ * A value wrapped by a prefix extension (EXTP on the tape): reads the wrapped value.
+ * @param {number} type 0..255
+ * @param {Uint8Array} data the extension's payload (a view of the caller's input)
+ * @param {number} offset input offset of the payload
+ * @param {import('./decode.js').TapeReader} r
+ * @returns {any}
+ */
+export function readPrefixExt(type, data, offset, r) {
+  const user = unpackExtensions[type];
+  if (user !== undefined && typeof user.read === 'function') return user.read(r.v());
+  switch (type) {
+    case 0x69: {
+      // structured clone: an id for the value that follows, which 0x70 pointers may refer to
+      if (r.opts.structuredClone === false) throw bad(type, offset, 'structured clone extension is disabled');
+      if (data.length < 4) throw bad(type, offset, 'id needs 4 bytes');
+      const id = be32(data, data.length - 4);
+      const refs = r.refs || (r.refs = new Map());
+      const target = placeholder(r);
+      const entry = { target, used: false };
+      refs.set(id, entry);
+      const value = r.v();
+      if (!entry.used || value === target) {
+        entry.target = value;
+        return value;
+      }
+      // the value refers to itself: fill the placeholder that those references hold
+      if (Array.isArray(target) && Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) target.push(value[i]);
+      } else if (target instanceof Map && value instanceof Map) {
+        for (const [k, v] of value) target.set(k, v);
+      } else if (target instanceof Set && value instanceof Set) {
+        for (const v of value) target.add(v);
+      } else if (value !== null && typeof value === 'object' && !(target instanceof Map) && !(target instanceof Set) && !Array.isArray(target)) {
+        for (const k of Object.keys(value)) setOwn(target, k, value[k]);
+      } else {
+        throw bad(type, offset, 'a value that refers to itself must be an array, map, set or object');
+      }
+      return target;
+    }
+    case 0x65: {
+      const d = r.v();
+      if (!Array.isArray(d) || typeof d[0] !== 'string') throw bad(type, offset, 'an Error is [name, message, cause]');
+      const name = d[0];
+      if (name === 'AggregateError' && ERRORS.AggregateError) {
+        return new ERRORS.AggregateError(Array.isArray(d[3]) ? d[3] : [], d[1], { cause: d[2] });
+      }
+      const E = ERRORS[name];
+      if (E === undefined) {
+        const e = new Error(d[1], { cause: d[2] });
+        e.name = name;
+        return e;
+      }
+      return new E(d[1], { cause: d[2] });
+    }
+    case 0x73: {
+      const d = r.v();
+      if (!Array.isArray(d)) throw bad(type, offset, 'a Set is an array of its values');
+      return new Set(d);
+    }
+    case 0x78: {
+      const d = r.v();
+      if (!Array.isArray(d) || typeof d[0] !== 'string') throw bad(type, offset, 'a RegExp is [source, flags]');
+      try {
+        return new RegExp(d[0], d[1]);
+      } catch (e) {
+        throw bad(type, offset, /** @type {Error} */ (e).message);
+      }
+    }
+    default:
+      // not reachable while the C config matches the registry (it is written before each call)
+      throw bad(type, offset, 'extension registry changed during the call');
+  }
+}
+
+/**
+ * A plain extension (EXT on the tape).
+ * @param {number} type 0..255
+ * @param {Uint8Array} data the payload (a view of the caller's input)
+ * @param {number} offset input offset of the payload
+ * @param {import('./decode.js').TapeReader} r
+ * @returns {any}
+ */
+export function readExt(type, data, offset, r) {
+  const user = unpackExtensions[type];
+  if (user !== undefined && typeof user.unpack === 'function') return user.unpack(data);
+  switch (type) {
+    case 0x70: {
+      if (r.opts.structuredClone === false) throw bad(type, offset, 'structured clone extension is disabled');
+      const entry = data.length >= 4 && r.refs ? r.refs.get(be32(data, data.length - 4)) : undefined;
+      if (entry === undefined) throw new DecodeError('BAD_REFERENCE', offset, 'Structured clone pointer to no earlier id');
+      entry.used = true;
+      return entry.target;
+    }
+    case 0x74: {
+      if (data.length < 1) throw bad(type, offset, 'no type code');
+      const code = data[0];
+      const copy = new Uint8Array(data.length - 1); // a fresh, aligned ArrayBuffer of its own
+      copy.set(data.subarray(1));
+      const buffer = copy.buffer;
+      if (code === 16) return buffer;
+      if (code === 17) return new DataView(buffer);
+      const name = TYPED_ARRAYS[code];
+      if (name === undefined) throw bad(type, offset, `unknown typed array code ${code}`);
+      try {
+        return new /** @type {any} */ (globalThis)[name](buffer);
+      } catch (e) {
+        throw bad(type, offset, /** @type {Error} */ (e).message);
+      }
+    }
+    case 0x42: return bigIntFrom(data);
+    default: return new ExtData(type > 127 ? type - 256 : type, r.bytes(offset, data.length));
+  }
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/**
+ * A BigInt from big-endian two's complement bytes (msgpackr's ext 0x42).
+ * @param {Uint8Array} data
+ */
+export function bigIntFrom(data) {
+  const n = data.length;
+  if (n === 0) return 0n;
+  let hex = '';
+  for (let i = 0; i < n; i++) hex += HEX[data[i]];
+  let v = BigInt('0x' + hex);
+  if (data[0] & 0x80) v -= 1n << BigInt(8 * n);
+  return v;
+}

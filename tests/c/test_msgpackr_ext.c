@@ -1,0 +1,231 @@
+/*
+ * test_msgpackr_ext.c: the decoder's msgpackr extensions (records, bundled strings, prefix
+ * extensions, per-value ends) at the tape level: the entries written, every malformed form as a
+ * table of (input, code, offset), and the record table coming back exactly as loaded.
+ */
+#include "test_util.h"
+
+static wp_tables T;
+static uint32_t RECS[WP_REC_SLOTS];
+static wp_ext_config XC;
+
+static uint32_t *g_ends;
+static uint32_t g_ends_cap;
+
+static void prefix_bit(uint32_t *set, uint32_t t) { set[t >> 5] |= 1u << (t & 31u); }
+
+/* Decode hex with records, msgpackr's prefix types and bundles on. */
+static wp_err dec(tu_dec *x, const char *hex, uint32_t flags) {
+    tu_buf b = { 0 };
+    tu_buf_hex(&b, hex);
+    memset(x, 0, sizeof *x);
+    /* tu_decode_ex fills the decoder and runs it; records/ext must be set first, so run by hand */
+    uint32_t len = b.len;
+    x->in = (uint8_t *)malloc(len ? len : 1);
+    if (len) memcpy(x->in, b.p, len);
+    uint32_t tw = wp_decode_tape_words(len), sw = wp_decode_stack_words(0, len);
+    x->tape64 = (uint64_t *)malloc(((size_t)tw + 1) / 2 * 8);
+    wp_decoder *d = &x->d;
+    d->in = x->in; d->len = len; d->flags = flags | WP_DEC_MAPS_AS_OBJECTS | WP_DEC_BUNDLES;
+    d->tape = (uint32_t *)(void *)x->tape64; d->tape_cap = tw;
+    d->ascii = (uint8_t *)malloc(len ? len : 1); d->ascii_cap = len;
+    d->utf16 = (uint16_t *)malloc(len ? 2u * len : 2); d->utf16_cap = len;
+    d->stack = (uint32_t *)malloc((size_t)sw * 4); d->stack_cap = sw;
+    d->records = RECS;
+    d->ext = &XC;
+    d->ends = g_ends;
+    d->ends_cap = g_ends_cap;
+    x->rc = wp_msgpack_decode(d, &T);
+    tu_buf_free(&b);
+    return x->rc;
+}
+
+/* Decode, check the code, free. */
+#define EXPECT_RC(hex, flags, rc) do { tu_dec x_; CHECK_ERR(dec(&x_, hex, flags), rc); tu_dec_free(&x_); } while (0)
+
+static int table_is_zero(void) {
+    for (uint32_t i = 0; i < WP_REC_SLOTS; i++) if (RECS[i]) return 0;
+    return 1;
+}
+
+/* Tags of the tape, in order, as a compact list for comparison. */
+static uint32_t tags(const tu_dec *x, uint32_t *out, uint32_t cap) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < x->d.tape_len && n < cap;) {
+        uint32_t w = x->d.tape[i], tag = tu_tag(w);
+        out[n++] = tag;
+        switch (tag) {
+        case WP_T_EXTP: case WP_T_EXT: case WP_T_BIN: i += 3; break;
+        case WP_T_BREF: case WP_T_RECDEFS: case WP_T_I32: case WP_T_U32: i += 2; break;
+        case WP_T_F64: i = ((i + 2) & ~1u) + 2; break;
+        default: i += 1; break;
+        }
+    }
+    return n;
+}
+
+static void test_records(void) {
+    tu_case("records");
+    tu_dec x;
+    uint32_t tg[32], n;
+    /* [{a:1,b:2},{a:3,b:4}] from msgpackr: an interned definition (RECDEFS), then a reference */
+    CHECK_ERR(dec(&x, "92d4724092a161a162010240" "0304", 0), WP_OK);
+    n = tags(&x, tg, 32);
+    uint32_t want1[] = { WP_T_ARR, WP_T_RECDEFS, WP_T_REC, WP_T_INT, WP_T_INT, WP_T_REC, WP_T_INT, WP_T_INT };
+    CHECK(n == 8 && memcmp(tg, want1, sizeof want1) == 0, "tags (n=%u)", n);
+    CHECK(table_is_zero(), "definitions undone after the call");
+    tu_dec_free(&x);
+    /* a key that is not a string: the keys go on the tape (RECDEF + the array) */
+    CHECK_ERR(dec(&x, "d472409205a16101" "02", 0), WP_OK);
+    n = tags(&x, tg, 32);
+    uint32_t want2[] = { WP_T_RECDEF, WP_T_ARR, WP_T_INT, WP_T_STRA, WP_T_REC, WP_T_INT, WP_T_INT };
+    CHECK(n == 7 && memcmp(tg, want2, sizeof want2) == 0, "tags (n=%u)", n);
+    CHECK(table_is_zero(), "undone");
+    tu_dec_free(&x);
+    /* a loaded table is used and left as it was; 0x41 undefined stays an integer */
+    RECS[0] = 2; /* one field */
+    CHECK_ERR(dec(&x, "924005" "41", 0), WP_OK);
+    n = tags(&x, tg, 32);
+    uint32_t want3[] = { WP_T_ARR, WP_T_REC, WP_T_INT, WP_T_INT };
+    CHECK(n == 4 && memcmp(tg, want3, sizeof want3) == 0, "tags (n=%u)", n);
+    CHECK(tu_pay(x.d.tape[3]) == 0x41, "0x41 is the integer");
+    tu_dec_free(&x);
+    /* redefining a loaded slot inside a call is undone too */
+    CHECK_ERR(dec(&x, "92d4724092a161a1620102" "400304", 0), WP_OK);
+    CHECK(RECS[0] == 2, "slot 0 restored to %u", RECS[0]);
+    tu_dec_free(&x);
+    /* strict: an undefined one-byte id fails, a defined one does not */
+    CHECK_ERR(dec(&x, "924005" "41", WP_DEC_REC_STRICT), WP_ERR_UNKNOWN_RECORD);
+    CHECK(x.d.err.offset == 3, "offset %u", x.d.err.offset);
+    tu_dec_free(&x);
+    /* number runs never swallow a record reference */
+    CHECK_ERR(dec(&x, "92400501", 0), WP_OK);
+    CHECK(tu_tag(x.d.tape[0]) == WP_T_ARR, "not a NUMRUN");
+    tu_dec_free(&x);
+    RECS[0] = 0;
+    CHECK(table_is_zero(), "clean");
+    /* two-byte ids: slot 32 defined with high byte 0, then 0x60 0x00 and 0x60 0x01 */
+    CHECK_ERR(dec(&x, "93d572600091a16101" "600002" "600103", 0), WP_ERR_UNKNOWN_RECORD);
+    CHECK(x.d.err.offset == 12, "offset %u", x.d.err.offset);
+    CHECK(table_is_zero(), "undone after a failure");
+    tu_dec_free(&x);
+    tu_end();
+}
+
+static void test_bundles(void) {
+    tu_case("bundles");
+    tu_dec x;
+    uint32_t tg[32], n;
+    /* {hello:"world!!", k:["abcdé","xxxxyyyy"]} from msgpackr (records on) */
+    CHECK_ERR(dec(&x, "d4724092d6620000000fc105a16bc10792c1fbc108a661626364c3a9b468656c6c6f776f726c6421217878787879797979", 0), WP_OK);
+    n = tags(&x, tg, 32);
+    /* RECDEF, keys array: BUNDLE (2 strings), BREF "hello", "k"; REC; BREF; array of 2 BREFs */
+    uint32_t want[] = { WP_T_RECDEF, WP_T_ARR, WP_T_BUNDLE, WP_T_STRU, WP_T_STRA, WP_T_BREF, WP_T_STRA, WP_T_REC,
+                        WP_T_BREF, WP_T_ARR, WP_T_BREF, WP_T_BREF };
+    CHECK(n == 12 && memcmp(tg, want, sizeof want) == 0, "tags (n=%u)", n);
+    CHECK(x.d.end == x.d.len, "continues after the bundle: end %u of %u", x.d.end, x.d.len);
+    tu_dec_free(&x);
+    /* {hello: "world", abcd: 1}: keys from the ASCII bundle string are interned (KEY); the map with
+     * the bundle in a key position is an OBJ (keys read as values), still string-keyed */
+    CHECK_ERR(dec(&x, "82d6620000000bc105c105c10401a0ae68656c6c6f776f726c6461626364", 0), WP_OK);
+    n = tags(&x, tg, 32);
+    uint32_t want2[] = { WP_T_OBJ, WP_T_BUNDLE, WP_T_STRA, WP_T_STRA, WP_T_KEY, WP_T_BREF, WP_T_KEY, WP_T_INT };
+    CHECK(n == 8 && memcmp(tg, want2, sizeof want2) == 0, "tags (n=%u)", n);
+    CHECK(x.d.end == x.d.len, "end %u", x.d.end);
+    tu_dec_free(&x);
+    tu_end();
+}
+
+static void test_prefix(void) {
+    tu_case("prefix extensions and ends");
+    tu_dec x;
+    uint32_t tg[16], n;
+    CHECK_ERR(dec(&x, "d473009101", 0), WP_OK); /* Set [1] */
+    n = tags(&x, tg, 16);
+    CHECK(n == 3 && tg[0] == WP_T_EXTP && tg[1] == WP_T_ARR && tg[2] == WP_T_INT, "tags (n=%u)", n);
+    CHECK(tu_pay(x.d.tape[0]) == 0x73, "type");
+    tu_dec_free(&x);
+    EXPECT_RC("d4320091c0", 0, WP_ERR_TRAILING_DATA); /* 0x32 not a prefix type: an ext, then more */
+    prefix_bit(XC.fix1, 0x32);
+    EXPECT_RC("d4320091c0", 0, WP_OK);
+    EXPECT_RC("c701320091c0", 0, WP_ERR_TRAILING_DATA); /* read() extensions only as fixext 1 */
+    XC.fix1[1] = 0;
+    /* ext type 0 of any size: undefined; the timestamp type left raw when the host asks */
+    CHECK_ERR(dec(&x, "d5000102", 0), WP_OK);
+    CHECK(tu_tag(x.d.tape[0]) == WP_T_UNDEF, "undefined");
+    tu_dec_free(&x);
+    prefix_bit(XC.raw, 0xff);
+    CHECK_ERR(dec(&x, "d6ff00000001", 0), WP_OK);
+    CHECK(tu_tag(x.d.tape[0]) == WP_T_EXT, "raw timestamp");
+    tu_dec_free(&x);
+    XC.raw[7] = 0;
+    CHECK_ERR(dec(&x, "d6ff00000001", 0), WP_OK);
+    CHECK(tu_tag(x.d.tape[0]) == WP_T_DATE, "timestamp");
+    tu_dec_free(&x);
+    /* the end of each value in multiple mode, records and bundles included */
+    uint32_t ends[8] = { 0 };
+    g_ends = ends;
+    g_ends_cap = 8;
+    CHECK_ERR(dec(&x, "01" "d4724091a16102" "4005" "d66200000006c1fda3616263a0" "c0", WP_DEC_MULTIPLE), WP_OK);
+    CHECK(x.d.nvalues == 5, "values %u", x.d.nvalues);
+    CHECK(ends[0] == 1 && ends[1] == 8 && ends[2] == 10 && ends[3] == 23 && ends[4] == 24, "ends %u %u %u %u %u",
+          ends[0], ends[1], ends[2], ends[3], ends[4]);
+    tu_dec_free(&x);
+    g_ends = 0;
+    g_ends_cap = 0;
+    tu_end();
+}
+
+/* Malformed msgpackr extensions: input, code, offset (mpack-style table). */
+static const struct { const char *hex; wp_err code; uint32_t offset; } BAD[] = {
+    { "d47240", WP_ERR_TRUNCATED, 0 },
+    { "d4724001", WP_ERR_BAD_RECORD, 0 },
+    { "d4724092a161", WP_ERR_TRUNCATED, 3 },
+    { "d4724091a161", WP_ERR_TRUNCATED, 0 },
+    { "91d4724092a161a16201", WP_ERR_TRUNCATED, 1 },
+    { "d5724000", WP_ERR_TRUNCATED, 0 },
+    { "92d572600091a161016005", WP_ERR_UNKNOWN_RECORD, 9 },
+    { "92d572600091a1610160", WP_ERR_TRUNCATED, 9 },
+    { "c1", WP_ERR_RESERVED_BYTE, 0 },
+    { "d66200000002c105a3616263a0", WP_ERR_BAD_BUNDLE, 0 },
+    { "d66200000064c105", WP_ERR_TRUNCATED, 0 },
+    { "d66200000006c105a3616263a0", WP_ERR_BAD_BUNDLE, 6 },
+    { "d66200000006c1fba3616263a0", WP_ERR_BAD_BUNDLE, 6 },
+    { "d66200000006c1c3a3616263a0", WP_ERR_BAD_BUNDLE, 6 },
+    { "d66200000006c1", WP_ERR_TRUNCATED, 0 },
+    { "d66200000006c101c0a0", WP_ERR_BAD_BUNDLE, 0 },
+    { "d66200000006c101a161", WP_ERR_TRUNCATED, 0 },
+    { "d66200000004a0a0", WP_ERR_BAD_BUNDLE, 6 },
+    /* a value that runs into its bundle's strings (found by fuzzing: decoded those bytes twice) */
+    { "d6620000000692c0d90478787878a0", WP_ERR_BAD_BUNDLE, 8 },
+    { "d473", WP_ERR_TRUNCATED, 0 },
+    { "d47300", WP_ERR_TRUNCATED, 3 },
+    { "91d47300", WP_ERR_TRUNCATED, 0 }, /* inside an array: the array is what is cut */
+};
+
+static void test_bad(void) {
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        tu_case("malformed msgpackr extension %s", BAD[i].hex);
+        tu_dec x;
+        wp_err rc = dec(&x, BAD[i].hex, 0);
+        CHECK(rc == BAD[i].code && x.d.err.offset == BAD[i].offset, "%s: got %s at %u, want %s at %u", BAD[i].hex,
+              wp_err_name(rc), x.d.err.offset, wp_err_name(BAD[i].code), BAD[i].offset);
+        CHECK(table_is_zero(), "%s: table restored", BAD[i].hex);
+        tu_dec_free(&x);
+        tu_end();
+    }
+}
+
+int main(void) {
+    wp_tables_reset(&T);
+    memset(&XC, 0, sizeof XC);
+    prefix_bit(XC.any, 0x65);
+    prefix_bit(XC.any, 0x69);
+    prefix_bit(XC.any, 0x73);
+    prefix_bit(XC.any, 0x78);
+    test_records();
+    test_bundles();
+    test_prefix();
+    test_bad();
+    return tu_finish();
+}

@@ -1,0 +1,119 @@
+// cbor-x's bundleStrings against cbor-x 1.6.9: strings of 4 to 1023 characters are written as
+// tag 14 (strings with a character above U+007F) or tag 15 (the others) around their length in
+// UTF-16 units, and joined into two strings written after the value; tag 0xdff9
+// [offset, (previous bundle's two strings,) first reference] opens a bundle at the first such
+// string, and a new one whenever a bundle would pass 0xf000 characters. The offset is the byte
+// distance from its own 1a head to the bundle's strings.
+//
+// Byte-exact checks use records (cbor-x's plain maps have 16-bit heads where wirepack writes the
+// shortest) and integers/strings only (cbor-x writes every non-integer as float64).
+import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import * as cborx from 'cbor-x';
+import { decode, decodeMultiple, Encoder, Decoder, Tag, DecodeError } from 'wirepack/cbor';
+import { hex, fromHex, concat } from './helpers/bytes.js';
+
+import example4 from './vectors/example4.json';
+import twitter from './vectors/example-twitter.json';
+import strings2 from './vectors/strings2.json';
+import sampleLarge from '../bench/fixtures/sample-large.json';
+
+const RUNS = { numRuns: 150 };
+const FIXTURES = { example4, twitter, strings2, sampleLarge };
+const text = fc.oneof(
+  fc.string({ maxLength: 12 }), fc.string({ minLength: 4, maxLength: 40 }),
+  fc.string({ unit: fc.constantFrom('a', 'é', '€', '🍺', 'z'), minLength: 2, maxLength: 20 }),
+  fc.string({ minLength: 1000, maxLength: 1100 }),
+);
+const key = fc.constantFrom('name', 'id', 'description', 'é-key', 'k');
+const value = fc.letrec((tie) => ({
+  v: fc.oneof({ depthSize: 'small' }, text, text, fc.integer(), fc.boolean(), fc.constant(null), tie('a'), tie('o')),
+  a: fc.array(tie('v'), { maxLength: 8 }),
+  o: fc.dictionary(key, tie('v'), { maxKeys: 4, noNullPrototype: true }),
+})).v;
+
+describe('bundleStrings', () => {
+  test('exact bytes (cbor-x\'s encoding of a small document)', () => {
+    const v = { greeting: 'hello world', list: ['abcd', 'éèêë', 'xy', 'abcd'], n: 1 };
+    const want = 'd9dfff8519e00083d9dff9821a00000018cf08cf04616ecf0b84cf04ce04627879cf040168c3a9c3a8c3aac3ab' +
+      '781f6772656574696e676c69737468656c6c6f20776f726c646162636461626364';
+    expect(hex(new Encoder({ bundleStrings: true }).encode(v))).toBe(want);
+    expect(hex(new cborx.Encoder({ bundleStrings: true }).encode(v))).toBe(want);
+    expect(decode(fromHex(want))).toEqual(v);
+    expect(new Decoder({ bundleStrings: true }).decode(fromHex(want))).toEqual(v);
+    // a string alone is never bundled
+    expect(hex(new Encoder({ bundleStrings: true }).encode('hello'))).toBe('6568656c6c6f');
+  });
+
+  test('fast-check: byte-exact with cbor-x (records), and each decodes the other', () => {
+    const e = new Encoder({ bundleStrings: true }), c = new cborx.Encoder({ bundleStrings: true });
+    fc.assert(fc.property(value, (v) => {
+      const ours = e.encode(v);
+      expect(hex(ours)).toBe(hex(c.encode(v)));
+      expect(new Decoder().decode(ours)).toEqual(v);
+      expect(new cborx.Decoder({ bundleStrings: true }).decode(ours)).toEqual(v);
+    }), RUNS);
+  });
+
+  test('fast-check: plain maps (bundled keys) both ways', () => {
+    const e = new Encoder({ bundleStrings: true, useRecords: false }), c = new cborx.Encoder({ bundleStrings: true, useRecords: false });
+    fc.assert(fc.property(value, (v) => {
+      expect(decode(c.encode(v))).toEqual(v);
+      expect(new Decoder({ codegen: false, useRecords: false }).decode(c.encode(v))).toEqual(v);
+      expect(cborx.decode(e.encode(v))).toEqual(v);
+      expect(decode(e.encode(v))).toEqual(v);
+    }), RUNS);
+  });
+
+  test('many bundles in one message (more than 0xf000 characters), byte-exact', () => {
+    const big = [];
+    for (let i = 0; i < 3000; i++) big.push('str-' + i + '-' + 'x'.repeat(i % 50), 'é' + i + '€€€');
+    const ours = new Encoder({ bundleStrings: true }).encode(big);
+    expect(hex(ours)).toBe(hex(new cborx.Encoder({ bundleStrings: true }).encode(big)));
+    expect(hex(ours)).toContain('d9dff9841a'); // a bundle that carries the previous one's strings
+    expect(decode(ours)).toEqual(big);
+    expect(cborx.decode(ours)).toEqual(big);
+    // a sequence of such messages
+    expect(decodeMultiple(concat(ours, ours))).toEqual([big, big]);
+  });
+
+  test.each(Object.keys(FIXTURES))('fixture %s: byte-exact (records, float64), both directions', (name) => {
+    const v = FIXTURES[name];
+    const ours = new Encoder({ bundleStrings: true, float64: true }).encode(v);
+    expect(hex(ours)).toBe(hex(new cborx.Encoder({ bundleStrings: true }).encode(v)));
+    expect(new Decoder().decode(ours)).toEqual(v);
+    expect(new cborx.Decoder({ bundleStrings: true }).decode(ours)).toEqual(v);
+    const plain = new cborx.Encoder({ bundleStrings: true, useRecords: false }).encode(v);
+    expect(decode(plain)).toEqual(v);
+    expect(cborx.decode(new Encoder({ bundleStrings: true, useRecords: false }).encode(v))).toEqual(v);
+  });
+
+  test('with pack: packed strings are references, the others are bundled (as cbor-x)', () => {
+    const v = { a: ['repeated', 'repeated', 'once only', 'another one'], b: 'repeated' };
+    const ours = new Encoder({ bundleStrings: true, pack: true }).encode(v);
+    expect(hex(ours)).toBe(hex(new cborx.Encoder({ bundleStrings: true, pack: true }).encode(v)));
+    expect(decode(ours)).toEqual(v);
+  });
+
+  test('without a bundle, tags 14 and 15 are Tags (as cbor-x)', () => {
+    expect(decode(fromHex('ce04'))).toEqual(new Tag(4, 14));
+    expect(cborx.decode(fromHex('cf04'))).toEqual(new cborx.Tag(4, 15));
+    expect(decode(fromHex('cf04'))).toEqual(new Tag(4, 15));
+  });
+
+  test('bad bundles are DecodeErrors', () => {
+    const good = new Encoder({ bundleStrings: true }).encode(['abcd']);
+    // cut inside the strings at the end: incomplete
+    const cut = () => decode(good.subarray(0, good.length - 1));
+    expect(cut).toThrow(DecodeError);
+    let err = null;
+    try { cut(); } catch (e) { err = e; }
+    expect(err.incomplete).toBe(true);
+    // an offset pointing back into the item itself
+    const back = fromHex('d9dff9821a00000000cf04');
+    expect(() => decode(back)).toThrow(DecodeError);
+    // strings that are not strings
+    const notStr = fromHex('d9dff9821a00000007cf040000');
+    expect(() => decode(notStr)).toThrow(DecodeError);
+  });
+});

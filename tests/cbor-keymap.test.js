@@ -1,0 +1,133 @@
+// cbor-x's keyMap: property names (of objects and of Map keys) are written as shorter keys
+// (numbers for SenML, RFC 8428), and mapped back on decoding. As cbor-x: a keyMap turns records
+// off (unless useRecords: true) and makes maps decode as objects; Maps keep tag 259 and stay Maps.
+//
+// cbor-x (with records off) writes every object with a 16-bit map head (b9 00 nn); wirepack
+// writes the shortest head (a3 for 3 entries), so byte-exact checks use Maps or useRecords: true,
+// and objects are compared entry by entry (decoded without the keyMap, as Maps).
+import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import * as cborx from 'cbor-x';
+import { encode, decode, Encoder, Decoder, Tag } from 'wirepack/cbor';
+import { hex, fromHex } from './helpers/bytes.js';
+
+import example4 from './vectors/example4.json';
+import twitter from './vectors/example-twitter.json';
+
+const RUNS = { numRuns: 200 };
+const senmlKeys = { bs: -6, bv: -5, bu: -4, bt: -3, bn: -2, bver: -1, n: 0, u: 1, v: 2, vs: 3, vb: 4, s: 5, t: 6, ut: 7, vd: 8 };
+const senml = [
+  { bn: '/3303/0/5700', bt: 1278887, v: 35.5 },
+  { t: 10, v: 34 },
+  { t: 20, v: 33 },
+  { t: 30, v: 32 },
+  { t: 40, v: 31 },
+  { t: 50, v: 30 },
+];
+
+/** Every map as a Map with its keys as written (no keyMap, no records). */
+const raw = (bytes) => new Decoder({ mapsAsObjects: false, useRecords: false }).decode(bytes);
+
+// data whose keys are mostly in the keyMap
+const mappedKey = fc.constantFrom(...Object.keys(senmlKeys), 'other', 'x');
+const leaf = fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.boolean(), fc.constant(null), fc.double({ noNaN: true }).filter((x) => !Object.is(x, -0)));
+const value = fc.letrec((tie) => ({
+  v: fc.oneof({ depthSize: 'small' }, leaf, tie('o'), tie('o'), tie('a'), tie('m')),
+  a: fc.array(tie('v'), { maxLength: 5 }),
+  o: fc.dictionary(mappedKey, tie('v'), { maxKeys: 6, noNullPrototype: true }),
+  m: fc.array(fc.tuple(mappedKey, tie('v')), { maxLength: 4 }).map((e) => new Map(e)),
+})).v;
+
+describe('keyMap', () => {
+  test("cbor-x's SenML example: mapped keys, the same entries as cbor-x, decodes back", () => {
+    const ours = new Encoder({ keyMap: senmlKeys }).encode(senml);
+    const theirs = new cborx.Encoder({ keyMap: senmlKeys }).encode(senml);
+    // cbor-x: a 3-byte map head per object (b9 00 0n) and 35.5 as float64; wirepack: a0+n, f9 5070
+    expect(theirs.length - ours.length).toBe(6 * 2 + 6);
+    expect(raw(ours)).toEqual(raw(theirs));
+    expect([...raw(ours)[0].keys()]).toEqual([-2, -3, 2]);
+    expect(new Decoder({ keyMap: senmlKeys }).decode(ours)).toEqual(senml);
+    expect(new Decoder({ keyMap: senmlKeys }).decode(theirs)).toEqual(senml);
+    expect(new cborx.Decoder({ keyMap: senmlKeys }).decode(ours)).toEqual(senml);
+    // exact bytes of the first object: a3, -2 '/3303/0/5700', -3 1278887, 2 35.5 (preferred float)
+    expect(hex(new Encoder({ keyMap: senmlKeys }).encode(senml[0]))).toBe('a3216c2f333330332f302f35373030221a001383a702f95070');
+  });
+
+  test('Maps: keys mapped, tag 259 kept; byte-exact with cbor-x', () => {
+    const m = new Map([['bn', 'x'], ['t', 1], ['unmapped', 2], [99, 3]]);
+    const ours = new Encoder({ keyMap: senmlKeys }).encode(m);
+    expect(hex(ours)).toBe(hex(new cborx.Encoder({ keyMap: senmlKeys }).encode(m)));
+    expect(hex(ours)).toBe('d90103a4216178060168756e6d6170706564021863' + '03');
+    const back = new Decoder({ keyMap: senmlKeys }).decode(ours);
+    expect(back).toBeInstanceOf(Map);
+    expect(back).toEqual(m);
+    expect(new cborx.Decoder({ keyMap: senmlKeys }).decode(ours)).toEqual(m);
+  });
+
+  test('fast-check: wirepack -> cbor-x and cbor-x -> wirepack, the same entries both ways', () => {
+    const we = new Encoder({ keyMap: senmlKeys }), ce = new cborx.Encoder({ keyMap: senmlKeys });
+    const wd = new Decoder({ keyMap: senmlKeys }), cd = new cborx.Decoder({ keyMap: senmlKeys });
+    fc.assert(fc.property(value, (v) => {
+      const ours = we.encode(v), theirs = ce.encode(v);
+      expect(raw(ours)).toEqual(raw(theirs));
+      expect(wd.decode(theirs)).toEqual(v);
+      expect(cd.decode(ours)).toEqual(v);
+      expect(wd.decode(ours)).toEqual(v);
+    }), RUNS);
+  });
+
+  test('useRecords: true with a keyMap: record keys are mapped, byte-exact with cbor-x', () => {
+    const opts = { keyMap: senmlKeys, useRecords: true };
+    const ints = senml.map((o) => ({ ...o, v: Math.round(o.v) }));
+    const ours = new Encoder(opts).encode(ints);
+    expect(hex(ours)).toBe(hex(new cborx.Encoder(opts).encode(ints)));
+    expect(new Decoder(opts).decode(ours)).toEqual(ints);
+    expect(new cborx.Decoder(opts).decode(ours)).toEqual(ints);
+    fc.assert(fc.property(fc.array(fc.dictionary(mappedKey, fc.integer(), { maxKeys: 4, noNullPrototype: true }), { maxLength: 8 }), (v) => {
+      const bytes = new Encoder(opts).encode(v);
+      expect(hex(bytes)).toBe(hex(new cborx.Encoder(opts).encode(v)));
+      expect(new Decoder(opts).decode(bytes)).toEqual(v);
+    }), RUNS);
+  });
+
+  test('fixtures through a keyMap of their own keys', () => {
+    for (const doc of [example4, twitter]) {
+      const keys = new Set();
+      JSON.stringify(doc, (k, v) => { if (k) keys.add(k); return v; });
+      const keyMap = Object.fromEntries([...keys].map((k, i) => [k, i]));
+      const ours = new Encoder({ keyMap }).encode(doc);
+      expect(raw(ours)).toEqual(raw(new cborx.Encoder({ keyMap }).encode(doc)));
+      expect(new Decoder({ keyMap }).decode(ours)).toEqual(doc);
+      expect(new cborx.Decoder({ keyMap }).decode(ours)).toEqual(doc);
+      expect(ours.length).toBeLessThan(encode(doc).length);
+    }
+  });
+
+  test('decoding: unmapped keys stay; keys that cannot be property names keep the map a Map', () => {
+    const d = new Decoder({ keyMap: senmlKeys });
+    // {-2: "a", 99: 1, "x": 2}
+    expect(d.decode(fromHex('a3216161186301617802'))).toEqual({ bn: 'a', 99: 1, x: 2 });
+    // a byte-string key: a Map (cbor-x throws: it cannot make a property name of it)
+    const m = d.decode(fromHex('a24161010602'));
+    expect(m).toBeInstanceOf(Map);
+    const keys = [...m.keys()];
+    expect(keys[0]).toBeInstanceOf(Uint8Array);
+    expect([...keys[0]]).toEqual([0x61]);
+    expect(keys[1]).toBe('t');
+    // inside Sets, Tags, arrays and records
+    const v = d.decode(new Encoder({ keyMap: senmlKeys }).encode([new Set([{ t: 1 }]), new Tag({ v: 2 }, 4000)]));
+    expect(v).toEqual([new Set([{ t: 1 }]), new Tag({ v: 2 }, 4000)]);
+    // without a keyMap the numbers are the keys
+    expect(decode(new Encoder({ keyMap: senmlKeys }).encode({ t: 1 }))).toEqual({ 6: 1 });
+  });
+
+  test('decodeMultiple maps keys of every item', () => {
+    const e = new Encoder({ keyMap: senmlKeys });
+    const bytes = new Uint8Array([...e.encode({ t: 1 }), ...e.encode([{ v: 2 }])]);
+    const d = new Decoder({ keyMap: senmlKeys });
+    expect(d.decodeMultiple(bytes)).toEqual([{ t: 1 }, [{ v: 2 }]]);
+    const seen = [];
+    d.decodeMultiple(bytes, (x) => { seen.push(x); });
+    expect(seen).toEqual([{ t: 1 }, [{ v: 2 }]]);
+  });
+});

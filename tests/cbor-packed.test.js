@@ -1,0 +1,155 @@
+// Packed CBOR (draft-ietf-cbor-packed) as cbor-x 1.6.9 writes and reads it: with `pack: true`,
+// strings longer than 3 characters met at least twice (counted in the order cbor-x counts them)
+// go into a table, tag 51 [values, prefixes, suffixes, rump]; in the rump the i-th string is the
+// simple value i (i < 16) or tag 6 with (i - 16) / 2 (even i) or (15 - i) / 2 (odd i, negative).
+// Decoding also takes cbor-x's prefix (225-255, 28704-32767, ...) and suffix (216-223, ...) tags.
+//
+// cbor-x's plain maps (records off) have 16-bit heads, wirepack's the shortest; so byte-exact
+// checks use records (cbor-x's `new Encoder()` default) or values without plain objects.
+import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import * as cborx from 'cbor-x';
+import { decode, Encoder, Decoder, Tag, Simple } from 'wirepack/cbor';
+import { hex, fromHex } from './helpers/bytes.js';
+
+import example4 from './vectors/example4.json';
+import twitter from './vectors/example-twitter.json';
+import sampleLarge from '../bench/fixtures/sample-large.json';
+import strings from '../bench/fixtures/strings.json';
+
+const RUNS = { numRuns: 200 };
+const FIXTURES = { example4, twitter, sampleLarge, strings };
+// few distinct strings, so that they repeat
+const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'épsilon', '🍺🍺', 'abc', 'abcd', 'x', '');
+const str = fc.oneof(word, fc.string({ minLength: 4, maxLength: 6 }));
+const key = fc.constantFrom('name', 'kind', 'id', 'a', 'value', 'long-ish key');
+const value = fc.letrec((tie) => ({
+  v: fc.oneof({ depthSize: 'small' }, str, str, fc.integer(), fc.boolean(), fc.constant(null), tie('a'), tie('o')),
+  a: fc.array(tie('v'), { maxLength: 8 }),
+  o: fc.dictionary(key, tie('v'), { maxKeys: 4, noNullPrototype: true }),
+})).v;
+const noObjects = fc.letrec((tie) => ({
+  v: fc.oneof({ depthSize: 'small' }, str, str, fc.integer(), tie('a')),
+  a: fc.array(tie('v'), { maxLength: 10 }),
+})).v;
+
+/** The strings of the packed table at the start of `bytes` (d8 33 84 ...), or null. */
+function tableOf(bytes) {
+  if (hex(bytes.subarray(0, 3)) !== 'd83384') return null;
+  return new Decoder({ useRecords: false }).decodeMultiple(bytes.subarray(3))[0];
+}
+
+describe('pack: true', () => {
+  test('exact bytes: a table of the repeated strings, references in the rump', () => {
+    const v = { hello: 'world', items: ['world', 'world2', 'world2', 'xyzw', 'xyzw', 'world'] };
+    const want = 'd833848365776f726c6466776f726c64326478797a778080' +
+      'd9dfff8419e000826568656c6c6f656974656d73e086e0e1e1e2e2e0';
+    expect(hex(new Encoder({ pack: true }).encode(v))).toBe(want);
+    expect(hex(new cborx.Encoder({ pack: true }).encode(v))).toBe(want);
+    expect(decode(fromHex(want))).toEqual(v);
+    // nothing repeated: no table at all
+    expect(hex(new Encoder({ pack: true }).encode(['abcd', 'efgh']))).toBe('8264616263646465666768');
+  });
+
+  test('more than 16 strings: tag 6 references, even and odd', () => {
+    const v = [];
+    for (let i = 0; i < 40; i++) v.push('str' + i + '!', 'str' + i + '!');
+    const ours = new Encoder({ pack: true, useRecords: false }).encode(v);
+    expect(hex(ours)).toBe(hex(new cborx.Encoder({ pack: true, useRecords: false }).encode(v)));
+    // string 16 is c6 00, string 17 is c6 20 (-1), string 18 is c6 01
+    expect(hex(ours)).toContain('c600c600c620c620c601c601');
+    expect(decode(ours)).toEqual(v);
+    expect(cborx.decode(ours)).toEqual(v);
+  });
+
+  test('fast-check: byte-exact with cbor-x (records, and values without plain objects)', () => {
+    const e = new Encoder({ pack: true }), c = new cborx.Encoder({ pack: true });
+    const e2 = new Encoder({ pack: true, useRecords: false }), c2 = new cborx.Encoder({ pack: true, useRecords: false });
+    fc.assert(fc.property(value, noObjects, (v, w) => {
+      expect(hex(e.encode(v))).toBe(hex(c.encode(v)));
+      expect(hex(e2.encode(w))).toBe(hex(c2.encode(w)));
+    }), RUNS);
+  });
+
+  test('fast-check: plain maps (records off): the same table as cbor-x; both decode both', () => {
+    const e = new Encoder({ pack: true, useRecords: false }), c = new cborx.Encoder({ pack: true, useRecords: false });
+    fc.assert(fc.property(value, (v) => {
+      const ours = e.encode(v), theirs = c.encode(v);
+      expect(tableOf(ours)).toEqual(tableOf(theirs));
+      expect(decode(ours)).toEqual(v);
+      expect(decode(theirs)).toEqual(v);
+      expect(new Decoder({ codegen: false, useRecords: false }).decode(theirs)).toEqual(v);
+      expect(cborx.decode(ours)).toEqual(v);
+    }), RUNS);
+  });
+
+  test('packed strings as map keys decode as property names', () => {
+    const v = [{ name: 'alpha', kind: 'x' }, { name: 'beta', kind: 'y' }, { name: 'alpha' }];
+    const theirs = new cborx.Encoder({ pack: true, useRecords: false }).encode(v);
+    // the keys are simple values e0/e2 in the rump
+    expect(hex(theirs)).toContain('b90002e0e2e16178');
+    expect(decode(theirs)).toEqual(v);
+    expect(new Decoder({ mapsAsObjects: false }).decode(theirs)).toEqual(v.map((o) => new Map(Object.entries(o))));
+  });
+
+  test.each(Object.keys(FIXTURES))('fixture %s: byte-exact (records, float64) and both directions', (name) => {
+    const v = FIXTURES[name];
+    const ours = new Encoder({ pack: true, float64: true }).encode(v);
+    expect(hex(ours)).toBe(hex(new cborx.Encoder({ pack: true }).encode(v)));
+    expect(new Decoder().decode(ours)).toEqual(v);
+    expect(new cborx.Decoder().decode(ours)).toEqual(v);
+    const theirs = new cborx.Encoder({ pack: true, useRecords: false }).encode(v);
+    expect(decode(theirs)).toEqual(v);
+    expect(cborx.decode(new Encoder({ pack: true, useRecords: false }).encode(v))).toEqual(v);
+  });
+
+  test('maxPrivatePackedValues limits the table (as cbor-x)', () => {
+    const v = ['aaaa', 'bbbb', 'cccc', 'aaaa', 'bbbb', 'cccc'];
+    const ours = new Encoder({ pack: true, maxPrivatePackedValues: 2 }).encode(v);
+    expect(hex(ours)).toBe(hex(new cborx.Encoder({ pack: true, maxPrivatePackedValues: 2 }).encode(v)));
+    expect(tableOf(ours)).toEqual(['aaaa', 'bbbb']);
+    expect(decode(ours)).toEqual(v);
+  });
+});
+
+describe('decoding packed CBOR', () => {
+  test('prefix and suffix tags (cbor-x numbering: prefixes from tag 225 = index 1)', () => {
+    // 51 [["aaaa"], ["P0", "P1"], ["S0"], [e0, 225("x"), 216("y")]]
+    const bytes = fromHex('d83384' + '8164' + '61616161' + '82625030625031' + '8162' + '5330' + '83e0d8e16178d8d86179');
+    const want = ['aaaa', 'P1x', 'yS0'];
+    expect(decode(bytes)).toEqual(want);
+    expect(cborx.decode(bytes)).toEqual(want);
+    // arrays and maps combine too
+    const arr = fromHex('d83384' + '8164' + '61616161' + '8280820102' + '80' + 'd8e1820304');
+    expect(decode(arr)).toEqual([1, 2, 3, 4]);
+    expect(cborx.decode(arr)).toEqual([1, 2, 3, 4]);
+  });
+
+  test('the table may be used before the rump by the prefixes/suffixes themselves, and nests', () => {
+    // outer table ["outer"], inner table ["inner"] shadows index 0 inside
+    const bytes = fromHex('d83384' + '81656f75746572' + '80' + '80' + '82e0' + 'd83384' + '8165696e6e6572' + '80' + '80' + 'e0');
+    expect(decode(bytes)).toEqual(['outer', 'inner']);
+    expect(cborx.decode(bytes)).toEqual(['outer', 'inner']);
+  });
+
+  test('without a table: simple values stay Simple (cbor-x throws), tag 6 is a Tag (as cbor-x)', () => {
+    expect(decode(fromHex('e0'))).toEqual(new Simple(0));
+    expect(() => cborx.decode(fromHex('e0'))).toThrow();
+    expect(decode(fromHex('c600'))).toEqual(new Tag(0, 6));
+    expect(cborx.decode(fromHex('c600'))).toEqual(new cborx.Tag(0, 6));
+    // an index past the table is undefined (as cbor-x) for tag 6, a Simple for simple values
+    const t = 'd83384' + '8164' + '61616161' + '80' + '80';
+    expect(decode(fromHex(t + '82c605e5'))).toEqual([undefined, new Simple(5)]);
+  });
+
+  test('malformed tables are errors', () => {
+    expect(() => decode(fromHex('d8338381616180' + '80'))).toThrow(/4 element array/); // 3 elements
+    expect(() => decode(fromHex('d833848080808001'.slice(0, 14)))).toThrow(); // truncated
+    expect(() => decode(fromHex('d83384808080e0'))).toThrow(/4 element array/); // empty values
+  });
+
+  test('sharedValues (cbor-x option): references without a table', () => {
+    const d = new Decoder({ sharedValues: ['shared0', 'shared1'] });
+    expect(d.decode(fromHex('82e0e1'))).toEqual(['shared0', 'shared1']);
+  });
+});

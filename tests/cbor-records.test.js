@@ -1,0 +1,345 @@
+// cbor-x's record extension (github.com/kriszyp/cbor-records) against cbor-x 1.6.9 itself:
+// tag 0xdfff [0xe000 + id, keys, ...values] defines a record and is its first object, tag
+// 0xe000 + id [...values] is a later one, tag 0xdffe [0xe000, keys0, keys1, ..., value] holds
+// saved definitions, tag 105 is the legacy inline form.
+//
+// cbor-x's defaults, which wirepack follows: `new Encoder()` uses records, the free `encode`
+// does not (it is `new Encoder({ useRecords: false })`). Ids are chosen exactly as cbor-x chooses
+// them (a fresh id per new key sequence, forgotten after each call unless `sequential`, shared
+// ones below maxSharedStructures), so the bytes are the same whenever cbor-x's and wirepack's
+// number encodings agree: integers in the 32-bit range, strings, booleans, null, undefined.
+// (cbor-x writes every non-integer as float64; wirepack writes the shortest exact float, or
+// float64 with `float64: true`, which is what the byte-exact float tests use.)
+import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import * as cborx from 'cbor-x';
+import { encode, decode, Encoder, Decoder, Tag, SharedData } from 'wirepack/cbor';
+import { hex, fromHex } from './helpers/bytes.js';
+
+import example from './vectors/example.json';
+import example4 from './vectors/example4.json';
+import example5 from './vectors/example5.json';
+import twitter from './vectors/example-twitter.json';
+import sampleSmall from '../bench/fixtures/sample-small.json';
+import sampleMedium from '../bench/fixtures/sample-medium.json';
+import sampleDatatypes from '../bench/fixtures/sample-datatypes.json';
+
+const RUNS = { numRuns: 200 };
+const FIXTURES = { example, example4, example5, twitter, sampleSmall, sampleMedium, sampleDatatypes };
+
+// ------------------------------------------------------------------ generators
+// keys: a small alphabet so that key sequences repeat (records are about repeated shapes);
+// never '__proto__' (cbor-x renames it to '__proto_')
+const key = fc.constantFrom('a', 'b', 'c', 'id', 'name', 'x', '0', '12', 'é', 'long key name');
+const exactLeaf = fc.oneof(
+  fc.constant(null), fc.boolean(), fc.constant(undefined),
+  fc.integer(), fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: -300, max: 70000 }),
+  fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 8 }),
+);
+const floatLeaf = fc.double({ noNaN: true }).filter((x) => !Number.isInteger(x));
+/** @param {fc.Arbitrary<unknown>} leaf */
+const tree = (leaf) => fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('array'), tie('object'), tie('object')),
+  array: fc.array(tie('value'), { maxLength: 6 }),
+  object: fc.dictionary(key, tie('value'), { maxKeys: 5, noNullPrototype: true }),
+})).value;
+const exactValue = tree(exactLeaf);
+const anyValue = tree(fc.oneof(exactLeaf, floatLeaf));
+// lists of same-shaped objects, the typical record data
+const rows = fc.array(fc.record({ id: fc.integer(), name: fc.string({ maxLength: 6 }), tags: fc.array(fc.string({ maxLength: 3 }), { maxLength: 3 }) }), { maxLength: 12 });
+
+/** cbor-x decodes with its own value model; undefined in arrays/objects survives both. */
+const same = (got, want) => expect(got).toEqual(want);
+
+describe('defaults', () => {
+  test('new Encoder() writes records, encode() and useRecords: false do not (as cbor-x)', () => {
+    const v = { a: 1, b: [2, 3] };
+    const records = 'd9dfff8419e000826161616201820203';
+    expect(hex(new Encoder().encode(v))).toBe(records);
+    expect(hex(new cborx.Encoder().encode(v))).toBe(records);
+    expect(hex(encode(v))).toBe('a26161016162820203');
+    expect(hex(new Encoder({ useRecords: false }).encode(v))).toBe('a26161016162820203');
+    // cbor-x's free encode writes the same map with a 16-bit head (b9 0002): both decode alike
+    expect(decode(cborx.encode(v))).toEqual(v);
+  });
+
+  test('a second object of the same shape refers to the record; a call forgets it', () => {
+    const e = new Encoder(), c = new cborx.Encoder();
+    const v = [{ a: 1 }, { a: 2 }, { b: 3 }, { a: 4 }];
+    const want = '84d9dfff8319e00081616101d9e0008102d9dfff8319e00181616203d9e0008104';
+    expect(hex(e.encode(v))).toBe(want);
+    expect(hex(c.encode(v))).toBe(want);
+    // the next call starts over: ids are defined again (a decoder of that one message knows them)
+    expect(hex(e.encode(v))).toBe(want);
+    expect(hex(e.encode({ b: 1 }))).toBe(hex(c.encode({ b: 1 })));
+    expect(hex(e.encode({ b: 1 }))).toBe('d9dfff8319e00081616201');
+  });
+
+  test('empty objects and nested same-shape records (a definition used inside its own values)', () => {
+    const tree1 = { name: 'root', kids: [{ name: 'a', kids: [{ name: 'b', kids: [] }] }, { name: 'c', kids: [] }] };
+    for (const v of [{}, [{}, {}], tree1, { x: { x: { x: {} } } }]) {
+      const bytes = new Encoder().encode(v);
+      expect(hex(bytes)).toBe(hex(new cborx.Encoder().encode(v)));
+      expect(new Decoder().decode(bytes)).toEqual(v);
+      expect(decode(bytes)).toEqual(v);
+      expect(new cborx.Decoder().decode(bytes)).toEqual(v);
+    }
+  });
+
+  test('Encoder#decode reads what it wrote (cbor-x\'s Encoder is a Decoder too)', () => {
+    const e = new Encoder();
+    const v = { list: [{ a: 1, b: 'x' }, { a: 2, b: 'y' }], m: new Map([[1, 2]]) };
+    expect(e.decode(e.encode(v))).toEqual(v);
+  });
+});
+
+describe('byte-exact with cbor-x', () => {
+  test('fast-check: the same bytes, call after call, on one encoder each', () => {
+    const e = new Encoder(), c = new cborx.Encoder();
+    fc.assert(fc.property(fc.array(exactValue, { minLength: 1, maxLength: 4 }), (vs) => {
+      for (const v of vs) expect(hex(e.encode(v))).toBe(hex(c.encode(v)));
+    }), RUNS);
+  });
+
+  test('fast-check: floats too, with float64: true (cbor-x writes every non-integer as float64)', () => {
+    const e = new Encoder({ float64: true }), c = new cborx.Encoder();
+    fc.assert(fc.property(anyValue, (v) => {
+      expect(hex(e.encode(v))).toBe(hex(c.encode(v)));
+    }), RUNS);
+  });
+
+  test('fast-check: rows of same-shaped objects', () => {
+    const e = new Encoder(), c = new cborx.Encoder();
+    fc.assert(fc.property(rows, (v) => {
+      expect(hex(e.encode(v))).toBe(hex(c.encode(v)));
+    }), RUNS);
+  });
+
+  test.each(Object.keys(FIXTURES))('fixture %s (float64: true)', (name) => {
+    const v = FIXTURES[name];
+    const bytes = new Encoder({ float64: true }).encode(v);
+    expect(hex(bytes)).toBe(hex(new cborx.Encoder().encode(v)));
+  });
+
+  test('more than 256 shapes in one message: ids cycle the way cbor-x cycles them', () => {
+    const v = [];
+    for (let i = 0; i < 600; i++) v.push({ ['k' + (i % 300)]: i, same: true });
+    for (let i = 0; i < 600; i++) v.push({ ['k' + (i % 300)]: -i - 1, same: false });
+    const bytes = new Encoder().encode(v);
+    expect(hex(bytes)).toBe(hex(new cborx.Encoder().encode(v)));
+    expect(new Decoder().decode(bytes)).toEqual(v);
+    expect(new cborx.Decoder().decode(bytes)).toEqual(v);
+    // and again on the same encoders (the transition tree is reused, ids are not)
+    const e = new Encoder(), c = new cborx.Encoder();
+    for (let k = 0; k < 3; k++) expect(hex(e.encode(v))).toBe(hex(c.encode(v)));
+  });
+
+  test('key order is property order (integer-like keys first, as for-in)', () => {
+    const v = { b: 1, 10: 2, a: 3, 2: 4 };
+    expect(hex(new Encoder().encode(v))).toBe(hex(new cborx.Encoder().encode(v)));
+    expect(Object.keys(new Decoder().decode(new Encoder().encode(v)))).toEqual(['2', '10', 'b', 'a']);
+  });
+});
+
+describe('decoding both ways', () => {
+  test('fast-check: cbor-x new Encoder() -> wirepack Decoder (and the free decode)', () => {
+    const c = new cborx.Encoder();
+    fc.assert(fc.property(anyValue, (v) => {
+      const bytes = c.encode(v);
+      same(new Decoder().decode(bytes), v);
+      same(decode(bytes), v);
+      same(new Decoder({ codegen: false }).decode(bytes), v);
+    }), RUNS);
+  });
+
+  test('fast-check: wirepack new Encoder() -> cbor-x Decoder', () => {
+    const e = new Encoder();
+    fc.assert(fc.property(anyValue, (v) => {
+      const bytes = e.encode(v);
+      same(new cborx.Decoder().decode(bytes), v);
+      same(cborx.decode(bytes), v);
+    }), RUNS);
+  });
+
+  test.each(Object.keys(FIXTURES))('fixture %s, both directions', (name) => {
+    const v = FIXTURES[name];
+    same(new Decoder().decode(new cborx.Encoder().encode(v)), v);
+    same(new cborx.Decoder().decode(new Encoder().encode(v)), v);
+    same(decode(new Encoder().encode(v)), v);
+  });
+
+  test('records inside Maps, Sets, tags and arrays', () => {
+    const v = new Map([['k', [{ a: 1 }, new Set([{ a: 2 }])]], [1, new Tag({ a: 3 }, 4000)]]);
+    const bytes = new cborx.Encoder().encode(v);
+    const back = new Decoder().decode(bytes);
+    expect(back).toEqual(v);
+    expect(new cborx.Decoder().decode(new Encoder({ useTag259ForMaps: true }).encode(v))).toEqual(v);
+  });
+
+  test('a reference to an unknown record id is a Tag (as cbor-x)', () => {
+    const bytes = fromHex('d9e0058201f5'); // 0xe005 [1, true]
+    expect(decode(bytes)).toEqual(new Tag([1, true], 0xe005));
+    expect(cborx.decode(bytes)).toEqual(new cborx.Tag([1, true], 0xe005));
+  });
+
+  test('fewer values than keys takes the first keys; more values than keys gives "undefined"', () => {
+    const defs = 'd9dfff8419e00082616161620102'; // define 0 as [a, b]: {a: 1, b: 2}
+    const bytes = fromHex('83' + defs + 'd9e0008103' + 'd9e00083040506');
+    const want = [{ a: 1, b: 2 }, { a: 3 }, { a: 4, b: 5, undefined: 6 }];
+    expect(decode(bytes)).toEqual(want);
+    expect(cborx.decode(bytes)).toEqual(want);
+  });
+
+  test('legacy tag 105 and saved definitions (tag 0xdffe) decode', () => {
+    // 105 [0xe000, [a, b], 1, 2], then 0xe000 [3, 4] refers to it
+    const legacy = fromHex('82d8698419e00082616161620102d9e000820304');
+    expect(decode(legacy)).toEqual([{ a: 1, b: 2 }, { a: 3, b: 4 }]);
+    expect(cborx.decode(legacy)).toEqual([{ a: 1, b: 2 }, { a: 3, b: 4 }]);
+    // 0xdffe [0xe000, [x], [y, z], [0xe000 [1], 0xe001 [2, 3]]]: the value uses the definitions
+    const defs = fromHex('d9dffe8419e00081617882617961' + '7a' + '82d9e0008101d9e001820203');
+    const want = [{ x: 1 }, { y: 2, z: 3 }];
+    expect(decode(defs)).toEqual(want);
+    expect(cborx.decode(defs)).toEqual(want);
+  });
+
+  test('tags 2^64 - 2^16 and up (and 0xffffffff_fffd0000, 0xffffffff_fffe0000..2) are reserved for wirepack\'s tape markers', () => {
+    // the decoder marks record keys and packed tables with such tags on its tape; in the input
+    // they stand for their item (a Tag below that range)
+    expect(decode(fromHex('dbffffffffffff0005816161'))).toEqual(['a']);
+    expect(decode(fromHex('dbfffffffffffc0005816161'))).toEqual(new Tag(['a'], 0xfffffffffffc0005n));
+    expect(() => cborx.decode(fromHex('dbffffffffffff0005816161'))).toThrow();
+  });
+
+  test('a record definition whose keys are not an array is an error', () => {
+    expect(() => decode(fromHex('d9dfff8319e0000501'))).toThrow(/Structure is required/);
+  });
+
+  test('__proto__ keys stay own properties (cbor-x renames them __proto_)', () => {
+    const bytes = fromHex('d9dfff8319e000816' + '9' + hex(new TextEncoder().encode('__proto__')) + 'a1617801');
+    const v = decode(bytes);
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+    expect(Object.prototype.hasOwnProperty.call(v, '__proto__')).toBe(true);
+    expect(v['__proto__']).toEqual({ x: 1 });
+    expect(Object.keys(cborx.decode(bytes))).toEqual(['__proto_']);
+  });
+});
+
+describe('sequential', () => {
+  test('records stay defined from one encoding to the next: same bytes as cbor-x', () => {
+    const e = new Encoder({ sequential: true }), c = new cborx.Encoder({ sequential: true });
+    const vs = [{ a: 1 }, { a: 2 }, { b: [{ a: 3 }] }, { a: 4 }];
+    const ours = vs.map((v) => e.encode(v)), theirs = vs.map((v) => c.encode(v));
+    expect(ours.map(hex)).toEqual(theirs.map(hex));
+    expect(ours.map(hex)).toEqual(['d9dfff8319e00081616101', 'd9e0008102', 'd9dfff8319e00181616281d9e0008103', 'd9e0008104']);
+    const all = new Uint8Array(ours.reduce((n, b) => n + b.length, 0));
+    let at = 0;
+    for (const b of ours) { all.set(b, at); at += b.length; }
+    expect(new Decoder().decodeMultiple(all)).toEqual(vs);
+    expect(new cborx.Decoder().decodeMultiple(all)).toEqual(vs);
+    // one message at a time, with a decoder that keeps definitions
+    const d = new Decoder({ sequential: true });
+    expect(ours.map((b) => d.decode(b))).toEqual(vs);
+  });
+
+  test('fast-check: sequential streams match cbor-x and decode back', () => {
+    fc.assert(fc.property(fc.array(exactValue, { minLength: 1, maxLength: 6 }), (vs) => {
+      const e = new Encoder({ sequential: true }), c = new cborx.Encoder({ sequential: true });
+      const chunks = vs.map((v) => e.encode(v));
+      expect(chunks.map(hex)).toEqual(vs.map((v) => hex(c.encode(v))));
+      const d = new Decoder({ sequential: true });
+      for (let i = 0; i < vs.length; i++) same(d.decode(chunks[i]), vs[i]);
+    }), { numRuns: 100 });
+  });
+});
+
+describe('shared structures (structures, saveStructures, getStructures)', () => {
+  test('a new shape becomes a shared structure: the same bytes and the same saved data as cbor-x', () => {
+    const savedW = [], savedC = [];
+    const e = new Encoder({ structures: [], saveStructures: (s) => { savedW.push(s); } });
+    const c = new cborx.Encoder({ structures: [], saveStructures: (s) => { savedC.push(s); } });
+    const vs = [{ a: 1, b: 2 }, { a: 3, b: 4 }, { a: 5, b: 6, c: 7 }, { x: [{ a: 0, b: 0 }] }, { a: 1 }];
+    for (const v of vs) expect(hex(e.encode(v))).toBe(hex(c.encode(v)));
+    expect(hex(e.encode(vs[0]))).toBe('d9e000820102');
+    expect(savedW.length).toBe(savedC.length);
+    expect(savedW.map((s) => [s.structures, s.version])).toEqual(savedC.map((s) => [s.structures, s.version]));
+    expect(savedW[0]).toBeInstanceOf(SharedData);
+    // the saved file (tag 0xdffe) is the same, and reads back in both libraries
+    const last = savedW[savedW.length - 1], lastC = savedC[savedC.length - 1];
+    expect(hex(encode(last))).toBe(hex(cborx.encode(lastC)));
+    const back = decode(cborx.encode(lastC));
+    expect(back.structures).toEqual(lastC.structures);
+    expect(back.version).toBe(lastC.version);
+    const backC = cborx.decode(encode(last));
+    expect(backC.structures.map((s) => [...s])).toEqual(last.structures);
+    // decoders given the structures read the messages of either encoder
+    const msg = e.encode({ x: [{ a: 9, b: 8 }] });
+    expect(new Decoder({ structures: last.structures }).decode(msg)).toEqual({ x: [{ a: 9, b: 8 }] });
+    expect(new cborx.Decoder({ structures: lastC.structures }).decode(msg)).toEqual({ x: [{ a: 9, b: 8 }] });
+    expect(new Decoder({ structures: lastC.structures }).decode(c.encode({ a: 1, b: 2, c: 3 }))).toEqual({ a: 1, b: 2, c: 3 });
+  });
+
+  test('maxSharedStructures: shapes beyond it are defined in the message', () => {
+    const e = new Encoder({ structures: [], maxSharedStructures: 2 });
+    const c = new cborx.Encoder({ structures: [], maxSharedStructures: 2 });
+    const vs = [[{ a: 1 }, { b: 1 }, { c: 1 }, { c: 2 }], [{ c: 3 }, { a: 1 }, { d: 4 }]];
+    for (const v of vs) {
+      const bytes = e.encode(v);
+      expect(hex(bytes)).toBe(hex(c.encode(v)));
+      expect(new Decoder({ structures: e.structures.slice() }).decode(bytes)).toEqual(v);
+    }
+    expect([...e.structures]).toEqual([['a'], ['b']]);
+  });
+
+  test('fast-check: shared structures, call after call, byte-exact and readable', () => {
+    fc.assert(fc.property(fc.array(exactValue, { minLength: 1, maxLength: 5 }), fc.integer({ min: 0, max: 4 }), (vs, max) => {
+      const e = new Encoder({ structures: [], maxSharedStructures: max });
+      const c = new cborx.Encoder({ structures: [], maxSharedStructures: max });
+      for (const v of vs) {
+        const bytes = e.encode(v);
+        expect(hex(bytes)).toBe(hex(c.encode(v)));
+        same(new Decoder({ structures: e.structures.slice() }).decode(bytes), v);
+      }
+    }), { numRuns: 100 });
+  });
+
+  test('getStructures: an encoder starts from saved structures; a decoder loads them when an id is unknown', () => {
+    let file = null;
+    const opts = () => ({
+      getStructures: () => (file ? decode(file) : undefined),
+      saveStructures: (shared) => { file = encode(shared); },
+    });
+    const e1 = new Encoder(opts());
+    const m1 = e1.encode({ p: 1, q: 2 });
+    expect(hex(m1)).toBe('d9e000820102');
+    expect(decode(file).structures).toEqual([['p', 'q']]);
+    const e2 = new Encoder(opts()); // loads ['p', 'q'] as id 0
+    expect(hex(e2.encode({ p: 3, q: 4 }))).toBe('d9e000820304');
+    const d = new Decoder({ getStructures: () => decode(file) });
+    expect(d.decode(m1)).toEqual({ p: 1, q: 2 });
+    // cbor-x reads the same file
+    const dc = new cborx.Decoder({ getStructures: () => cborx.decode(file) });
+    expect(dc.decode(m1)).toEqual({ p: 1, q: 2 });
+  });
+
+  test('saveStructures returning false reloads and encodes again', () => {
+    let calls = 0;
+    const stored = new SharedData([['z']], undefined, 5);
+    const compatible = [];
+    const e = new Encoder({
+      structures: [],
+      getStructures: () => stored,
+      saveStructures: (shared, isCompatible) => {
+        calls++;
+        compatible.push(isCompatible(undefined), isCompatible({ version: 5 }));
+        return calls > 1;
+      },
+    });
+    const bytes = e.encode({ y: 1 });
+    expect(calls).toBe(2);
+    // first save: nothing was loaded (version 0); the second follows the reload of version 5
+    expect(compatible).toEqual([true, false, false, true]);
+    // after the reload, id 0 is ['z'] and the new shape got id 1
+    expect(hex(bytes)).toBe('d9e00181' + '01');
+    expect(e.structures.map((s) => [...s])).toEqual([['z'], ['y']]);
+  });
+});

@@ -1,0 +1,239 @@
+// msgpackr's moreTypes and structuredClone on the encode side: Error (0x65), Set (0x73), RegExp
+// (0x78), typed arrays, ArrayBuffer and DataView (0x74), BigInts beyond 64 bits (0x42), and
+// shared identity and cycles (0x69 ids before the first occurrence, 0x70 pointers). Bytes are
+// compared with msgpackr 2.1.4 (variableMapSize, as wirepack always writes the smallest map
+// header), and both decoders read the bytes of the other.
+import { describe, test, expect } from 'vitest';
+import fc from 'fast-check';
+import * as msgpackr from 'msgpackr';
+import { Packr, Unpackr } from 'wirepack';
+import { hex } from './helpers/bytes.js';
+
+const hasBuffer = typeof Buffer !== 'undefined';
+const mrBytes = (opts, v) => hex(new msgpackr.Packr({ variableMapSize: true, ...opts }).pack(v));
+const wpBytes = (opts, v) => hex(new Packr(opts).pack(v));
+const both = (opts, v) => expect(wpBytes(opts, v)).toBe(mrBytes(opts, v));
+const MT = { moreTypes: true };
+const SC = { structuredClone: true };
+
+describe('moreTypes: exact bytes', () => {
+  test('Set, Error, RegExp are prefix extensions before an array', () => {
+    expect(wpBytes(MT, new Set([1, 2]))).toBe('d4730092' + '0102');
+    expect(wpBytes(MT, /ab+/gi)).toBe('d4780092' + 'a3' + '61622b' + 'a2' + '6769');
+    const e = new TypeError('bad');
+    expect(wpBytes(MT, e)).toBe('d4650093' + 'a9' + hex(new TextEncoder().encode('TypeError')) + 'a3626164' + 'd40000');
+    for (const v of [new Set(['a', { b: 1 }]), /x/, new RangeError('r'), new Error('m', { cause: new Error('c') })]) {
+      both(MT, v);
+      both({ ...MT, useRecords: false }, v);
+    }
+  });
+
+  test('without moreTypes: Set and RegExp as arrays, Error as [name, message, cause]', () => {
+    both({}, [new Set([1]), /a/g, new Error('x')]);
+    expect(wpBytes({ useRecords: false }, [new Set([1]), /a/g])).toBe('92' + '9101' + '92a161a167');
+    expect(wpBytes({ useRecords: false }, new Error('x'))).toBe('93a54572726f72a178d40000');
+  });
+
+  test('AggregateError carries its errors', () => {
+    const a = new AggregateError([new Error('one'), new TypeError('two')], 'many', { cause: 7 });
+    both(MT, a);
+    const back = new msgpackr.Unpackr(MT).unpack(new Packr(MT).pack(a));
+    expect(back).toBeInstanceOf(AggregateError);
+    expect(back.message).toBe('many');
+    expect(back.cause).toBe(7);
+    expect(back.errors.map((e) => [e.constructor.name, e.message])).toEqual([['Error', 'one'], ['TypeError', 'two']]);
+  });
+
+  test('typed arrays (0x74, ext8/16/32 headers, never fixext), ArrayBuffer 0x10, DataView 0x11', () => {
+    expect(wpBytes(MT, new Uint16Array([1, 2]))).toBe('c705740401000200');
+    expect(wpBytes(MT, new Int8Array([-1]))).toBe('c70274' + '00ff');
+    expect(wpBytes(MT, new ArrayBuffer(2))).toBe('c70374100000');
+    expect(wpBytes(MT, new DataView(new Uint8Array([9, 8]).buffer))).toBe('c70374110908');
+    const views = [new Int8Array([1, -2]), new Uint8ClampedArray([3]), new Int16Array([-300]), new Uint16Array(300),
+      new Int32Array([-5, 6]), new Uint32Array([7]), new Float32Array([1.5]), new Float64Array([Math.PI, -0]),
+      new BigInt64Array([-1n]), new BigUint64Array([2n ** 64n - 1n]), new Float64Array(9000),
+      new Uint16Array(new Uint8Array([0, 1, 2, 3, 4]).buffer, 2, 1)];
+    for (const v of views) both(MT, v);
+  });
+
+  test('Uint8Array: ext 0x74 type 1 with moreTypes in Node (Buffer stays bin); bin otherwise', () => {
+    const u = new Uint8Array([1, 2]);
+    both(MT, u);
+    expect(wpBytes(MT, u)).toBe(hasBuffer ? 'c70374010102' : 'c4020102');
+    expect(wpBytes({}, u)).toBe('c4020102');
+    if (hasBuffer) {
+      expect(wpBytes(MT, Buffer.from([1, 2]))).toBe('c4020102');
+      both(MT, Buffer.from([1, 2]));
+    }
+  });
+
+  test('without moreTypes every view and ArrayBuffer is bin of its bytes', () => {
+    const v = [new Uint16Array([1, 2]), new ArrayBuffer(3), new DataView(new ArrayBuffer(1)), new Float64Array([1])];
+    both({}, v);
+    expect(wpBytes({ useRecords: false }, new Uint16Array([1, 2]))).toBe('c40401000200');
+  });
+
+  test('property: typed arrays of every kind', () => {
+    const arb = fc.oneof(
+      fc.int8Array(), fc.uint8Array(), fc.uint8ClampedArray(), fc.int16Array(), fc.uint16Array(),
+      fc.int32Array(), fc.uint32Array(), fc.float32Array(), fc.float64Array(), fc.bigInt64Array(), fc.bigUint64Array(),
+    );
+    fc.assert(fc.property(fc.array(arb, { maxLength: 5 }), (arrs) => {
+      both(MT, arrs);
+      const back = new msgpackr.Unpackr(MT).unpack(new Packr(MT).pack(arrs));
+      back.forEach((b, i) => {
+        expect(b.constructor).toBe(arrs[i].constructor === Uint8Array && !hasBuffer ? b.constructor : arrs[i].constructor);
+        expect(hex(new Uint8Array(b.buffer, b.byteOffset, b.byteLength))).toBe(hex(new Uint8Array(arrs[i].buffer, arrs[i].byteOffset, arrs[i].byteLength)));
+      });
+    }), { numRuns: 100 });
+  });
+});
+
+describe('BigInt beyond 64 bits', () => {
+  test('0x42 with moreTypes or useBigIntExtension: 64-bit chunks, big-endian two\'s complement', () => {
+    expect(wpBytes(MT, 2n ** 64n)).toBe('d842' + '0000000000000001' + '0000000000000000');
+    expect(wpBytes({ useBigIntExtension: true }, -(2n ** 63n) - 1n)).toBe('d842' + 'ffffffffffffffff' + '7fffffffffffffff');
+    for (const v of [2n ** 64n, 2n ** 64n + 5n, -(2n ** 64n), 2n ** 127n, -(2n ** 127n) - 1n, 3n ** 200n, -(7n ** 90n), 2n ** 70000n, -(2n ** 70001n) + 3n]) {
+      both(MT, v);
+      both({ useBigIntExtension: true }, v);
+      expect(new msgpackr.Unpackr(MT).unpack(new Packr(MT).pack(v))).toBe(v);
+    }
+  });
+
+  test('64-bit BigInts keep the 64-bit forms', () => {
+    for (const v of [0n, 1n, -1n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 63n, 2n ** 64n - 1n]) both(MT, v);
+    expect(wpBytes({}, 5n)).toBe('d30000000000000005');
+    expect(wpBytes({}, 2n ** 64n - 1n)).toBe('cfffffffffffffffff');
+  });
+
+  test('largeBigIntToFloat, largeBigIntToString, and the error otherwise', () => {
+    both({ largeBigIntToFloat: true }, [2n ** 64n, -(2n ** 80n)]);
+    expect(wpBytes({ largeBigIntToFloat: true }, 2n ** 64n)).toBe('cb43f0000000000000');
+    both({ largeBigIntToString: true }, [2n ** 64n, -(2n ** 80n)]);
+    expect(wpBytes({ largeBigIntToString: true, useRecords: false }, 2n ** 64n)).toBe('b4' + hex(new TextEncoder().encode('18446744073709551616')));
+    expect(() => new Packr().pack(2n ** 64n)).toThrow(RangeError);
+    expect(() => new Packr().pack(2n ** 64n)).toThrow('18446744073709551616 was too large to fit in MessagePack 64-bit integer format, use useBigIntExtension, or set largeBigIntToFloat to convert to float-64, or set largeBigIntToString to convert to string');
+    expect(() => new msgpackr.Packr().pack(2n ** 64n)).toThrow('18446744073709551616 was too large to fit in MessagePack 64-bit integer format');
+  });
+
+  test('property: any BigInt with moreTypes', () => {
+    fc.assert(fc.property(fc.bigInt({ min: -(2n ** 300n), max: 2n ** 300n }), (v) => {
+      both(MT, v);
+      expect(new msgpackr.Unpackr(MT).unpack(new Packr(MT).pack(v))).toBe(v);
+    }), { numRuns: 300 });
+  });
+});
+
+describe('structuredClone: exact bytes', () => {
+  test('an id (d6 69) before the first occurrence, pointers (d6 70) after', () => {
+    const a = { x: 1 };
+    const v = [a, a, { y: a }];
+    expect(wpBytes(SC, v)).toBe('93' + 'd66900000001' + 'd4724091a17801' + 'd67000000001' + 'd4724191a179' + 'd67000000001');
+    both(SC, v);
+    both({ ...SC, useRecords: false }, v);
+  });
+
+  test('ids follow the order of first references, wherever the objects are', () => {
+    const a = [1], b = [2], c = { c: 1 };
+    both(SC, [a, b, c, b, a, c, c]);
+    expect(wpBytes({ ...SC, useRecords: false }, [a, b, b, a])).toBe('94' + 'd66900000002' + '9101' + 'd66900000001' + '9102' + 'd67000000001' + 'd67000000002');
+  });
+
+  test('cycles through objects, arrays, Maps, Sets; Dates, typed arrays and Errors shared', () => {
+    const o = { name: 'c' };
+    o.self = o;
+    o.list = [o, { up: o }];
+    const m = new Map();
+    m.set('me', m);
+    const s = new Set();
+    s.add(s);
+    const d = new Date(5);
+    const t = new Float32Array([1]);
+    const e = new Error('e');
+    const v = [o, m, s, d, d, t, t, e, e, o];
+    both(SC, v);
+    both({ ...SC, useRecords: false }, v);
+    const back = new msgpackr.Unpackr(SC).unpack(new Packr(SC).pack(v));
+    expect(back[0].self).toBe(back[0]);
+    expect(back[0].list[0]).toBe(back[0]);
+    expect(back[0].list[1].up).toBe(back[0]);
+    expect(back[9]).toBe(back[0]);
+    expect(back[1].get('me')).toBe(back[1]);
+    expect([...back[2]][0]).toBe(back[2]);
+    expect(back[3]).toBe(back[4]);
+    expect(back[5]).toBe(back[6]);
+    expect(back[5]).toBeInstanceOf(Float32Array);
+    expect(back[7]).toBe(back[8]);
+  });
+
+  test('structuredClone implies moreTypes unless moreTypes: false', () => {
+    both(SC, [new Set([1]), /x/]);
+    expect(wpBytes(SC, new Set([1]))).toBe('d473009101');
+    both({ ...SC, moreTypes: false }, [new Set([1]), /x/]);
+    expect(wpBytes({ ...SC, moreTypes: false, useRecords: false }, new Set([1]))).toBe('9101');
+  });
+
+  test('functions are values too: shared functions get ids (and pack as undefined)', () => {
+    const f = () => 1;
+    both(SC, [f, f]);
+  });
+
+  test('property: random graphs with shared nodes', () => {
+    const arb = fc.array(fc.oneof(fc.integer({ min: 0, max: 9 }), fc.string({ maxLength: 6 }), fc.constantFrom('obj', 'arr', 'set', 'map')), { maxLength: 30 });
+    fc.assert(fc.property(arb, fc.array(fc.integer({ min: 0, max: 29 }), { maxLength: 40 }), (spec, links) => {
+      const nodes = spec.map((x) => x === 'obj' ? {} : x === 'arr' ? [] : x === 'set' ? new Set() : x === 'map' ? new Map() : { v: x });
+      links.forEach((l, i) => {
+        const from = nodes[i % Math.max(1, nodes.length)], to = nodes[l % Math.max(1, nodes.length)];
+        if (!from) return;
+        if (Array.isArray(from)) from.push(to);
+        else if (from instanceof Set) from.add(to);
+        else if (from instanceof Map) from.set(i, to);
+        else from['k' + i] = to;
+      });
+      for (const opts of [SC, { ...SC, useRecords: false }, { ...SC, bundleStrings: true }]) both(opts, nodes);
+      const back = new msgpackr.Unpackr(SC).unpack(new Packr(SC).pack(nodes));
+      expect(back.length).toBe(nodes.length);
+    }), { numRuns: 150 });
+  });
+});
+
+describe('msgpackr pack -> wirepack unpack (decoder side)', () => {
+  test('moreTypes values', () => {
+    const v = [new Set([1, 'a']), /x+/g, new RangeError('r'), new Uint16Array([1, 2]), new ArrayBuffer(2), 2n ** 100n, -(2n ** 65n)];
+    const back = new Unpackr(MT).unpack(new msgpackr.Packr(MT).pack(v));
+    expect(back[0]).toEqual(new Set([1, 'a']));
+    expect(back[1]).toEqual(/x+/g);
+    expect(back[2]).toBeInstanceOf(RangeError);
+    expect(back[2].message).toBe('r');
+    expect(back[3]).toEqual(new Uint16Array([1, 2]));
+    expect(back[4]).toBeInstanceOf(ArrayBuffer);
+    expect(back[5]).toBe(2n ** 100n);
+    expect(back[6]).toBe(-(2n ** 65n));
+  });
+
+  test('structured clones with cycles', () => {
+    const o = { a: [] };
+    o.a.push(o);
+    const back = new Unpackr(SC).unpack(new msgpackr.Packr(SC).pack([o, o]));
+    expect(back[0]).toBe(back[1]);
+    expect(back[0].a[0]).toBe(back[0]);
+  });
+});
+
+describe('wirepack round trip', () => {
+  test('moreTypes and structuredClone values through wirepack\'s own unpack', () => {
+    const o = { n: 1 };
+    o.me = o;
+    const v = [o, new Set([o]), /r/y, new Error('e', { cause: 'c' }), new Int32Array([-1, 2]), 2n ** 99n, new Map([[o, 1]])];
+    const p = new Packr(SC);
+    const back = p.unpack(p.pack(v));
+    expect(back[0].me).toBe(back[0]);
+    expect([...back[1]][0]).toBe(back[0]);
+    expect(back[2]).toEqual(/r/y);
+    expect(back[3].message).toBe('e');
+    expect(back[3].cause).toBe('c');
+    expect(back[4]).toEqual(new Int32Array([-1, 2]));
+    expect(back[5]).toBe(2n ** 99n);
+    expect([...back[6].keys()][0]).toBe(back[0]);
+  });
+});

@@ -1,0 +1,390 @@
+// msgpackr's records on the encode side: a Packr writes plain objects as record ids after a
+// definition (d4 72 id [keys]) exactly as msgpackr 2.1.4's Packr does with the same options,
+// byte for byte (msgpackr with variableMapSize, since wirepack always writes the smallest map
+// header), and both decoders read the bytes of the other.
+import { describe, test, expect } from 'vitest';
+import fc from 'fast-check';
+import * as msgpackr from 'msgpackr';
+import { Packr, Unpackr, pack } from 'wirepack';
+import { hex, fromHex } from './helpers/bytes.js';
+import { canon } from './helpers/canon.js';
+
+import example4 from './vectors/example4.json';
+import twitter from './vectors/example-twitter.json';
+import sampleLarge from './vectors/sample-large.json';
+
+const RUNS = { numRuns: 150 };
+const same = (got, want) => expect(canon(got)).toEqual(canon(want, { negZeroIsZero: true }));
+/** msgpackr's bytes for the same options (smallest map headers, as wirepack) */
+const mrBytes = (opts, v) => hex(new msgpackr.Packr({ variableMapSize: true, ...opts }).pack(v));
+const wpBytes = (opts, v) => hex(new Packr(opts).pack(v));
+
+// msgpackr renames a '__proto__' key, so keep it out of cross-implementation data
+const key = fc.oneof(fc.constantFrom('a', 'b', 'c', 'id', 'name', 'value'), fc.string({ maxLength: 8 })).filter((k) => k !== '__proto__');
+const leaf = fc.oneof(
+  fc.constant(null), fc.boolean(), fc.integer({ min: -200, max: 300 }), fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 20 }),
+);
+const tree = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small' }, leaf, tie('array'), tie('object')),
+  array: fc.array(tie('value'), { maxLength: 12 }),
+  object: fc.dictionary(key, tie('value'), { maxKeys: 6, noNullPrototype: true }),
+})).value;
+/** many objects of few shapes, and of many shapes */
+const objects = fc.array(fc.dictionary(key, leaf, { maxKeys: 5, noNullPrototype: true }), { maxLength: 150 });
+
+describe('exact bytes', () => {
+  test('a definition the first time, the id after; integers 0x40..0x7f as uint8', () => {
+    const v = [{ a: 1, b: 2 }, { a: 0x41, b: 0x7f }, { c: 0x3f }];
+    expect(wpBytes({}, v)).toBe('93' + 'd4724092a161a1620102' + '40cc41cc7f' + 'd4724191a1633f');
+    expect(wpBytes({}, v)).toBe(mrBytes({}, v));
+  });
+
+  test('useRecords: false writes maps and fixints up to 0x7f (the free pack too)', () => {
+    const v = [{ a: 0x41 }, 0x7f];
+    expect(wpBytes({ useRecords: false }, v)).toBe('9281a161417f');
+    expect(hex(pack(v))).toBe('9281a161417f');
+    expect(hex(pack(v))).toBe(hex(msgpackr.pack(v)).replace('de0001', '81'));
+  });
+
+  test('records on: 0x40..0x7f are never fixints, even outside objects', () => {
+    for (const n of [0x3f, 0x40, 0x55, 0x7f, 0x80]) {
+      expect(wpBytes({}, n)).toBe(mrBytes({}, n));
+      expect(wpBytes({ useRecords: () => false }, [n])).toBe(mrBytes({ useRecords: () => false }, [n]));
+    }
+    expect(wpBytes({}, 0x40)).toBe('cc40');
+  });
+
+  test('same keys in another order are another record; nested records', () => {
+    const v = [{ a: 1, b: { c: [{ a: 1, b: 2 }] } }, { b: 1, a: 2 }, { a: 3, b: 4 }];
+    expect(wpBytes({}, v)).toBe(mrBytes({}, v));
+  });
+
+  test('own ids cycle after maxOwnStructures (64 by default), one byte each', () => {
+    const many = [];
+    for (let i = 0; i < 200; i++) many.push({ ['k' + (i % 90)]: i });
+    expect(wpBytes({}, many)).toBe(mrBytes({}, many));
+    const b = new Packr().pack(many);
+    // the 65th shape takes id 0x40 again
+    expect(hex(b)).toContain('d4724091a36b3634cc40');
+    for (const maxOwnStructures of [1, 5, 32, 63]) {
+      expect(wpBytes({ maxOwnStructures }, many)).toBe(mrBytes({ maxOwnStructures }, many));
+    }
+  });
+
+  test('two-byte record ids (more than 64 ids)', () => {
+    const many = [];
+    for (let i = 0; i < 300; i++) many.push({ ['k' + (i % 250)]: i, x: i & 1 ? 'y' : 0x50 });
+    for (const opts of [{ maxOwnStructures: 200 }, { maxOwnStructures: 8000 }, { maxOwnStructures: 65 }]) {
+      const bytes = wpBytes(opts, many);
+      expect(bytes).toBe(mrBytes(opts, many));
+      // d5 72 (id & 0x1f) + 0x60, high byte
+      expect(bytes).toContain('d57260');
+      same(new msgpackr.Unpackr(opts).unpack(new Packr(opts).pack(many)), many);
+    }
+  });
+
+  test('objects with no keys, with many keys, with numeric keys', () => {
+    const big = {};
+    for (let i = 0; i < 40; i++) big['key' + i] = i;
+    const v = [{}, {}, big, { 1: 'a', 0: 'b', z: 1 }, big];
+    expect(wpBytes({}, v)).toBe(mrBytes({}, v));
+  });
+
+  test('class instances and null-prototype objects are records too', () => {
+    class Point { constructor(x, y) { this.x = x; this.y = y; } }
+    const np = Object.create(null);
+    np.x = 1;
+    np.y = 2;
+    const v = [new Point(1, 2), np, { x: 3, y: 4 }];
+    expect(wpBytes({}, v)).toBe(mrBytes({}, v));
+  });
+});
+
+describe('documents (fixtures): the bytes of msgpackr with each record option', () => {
+  test.each([['example4', example4], ['example-twitter', twitter], ['sample-large', sampleLarge]])('%s', (_name, v) => {
+    for (const opts of [{}, { useRecords: false }, { maxOwnStructures: 200 }, { maxOwnStructures: 2 }, { sequential: true },
+      { bundleStrings: true }, { structuredClone: true }]) {
+      expect(wpBytes(opts, v)).toBe(mrBytes(opts, v));
+    }
+    // (a structures array is updated by the packer: each gets its own)
+    expect(wpBytes({ structures: [], maxSharedStructures: 8 }, v)).toBe(mrBytes({ structures: [], maxSharedStructures: 8 }, v));
+    const p = new Packr();
+    same(p.unpack(p.pack(v)), v);
+  });
+});
+
+describe('useRecords', () => {
+  test('a function chooses records per object', () => {
+    const useRecords = (o) => 'id' in o;
+    const v = [{ id: 1, a: 2 }, { b: 3 }, { id: 2, a: 3 }, { b: 0x44 }];
+    expect(wpBytes({ useRecords }, v)).toBe(mrBytes({ useRecords }, v));
+    expect(wpBytes({ useRecords }, v)).toBe('94d4724092a26964a1610102' + '81a16203' + '400203' + '81a162cc44');
+  });
+
+  test('property: wirepack bytes = msgpackr bytes for random documents', () => {
+    const useRecords = (o) => Object.keys(o).length > 1;
+    fc.assert(fc.property(tree, objects, (t, objs) => {
+      const v = [t, objs];
+      for (const opts of [{}, { useRecords: false }, { useRecords }, { maxOwnStructures: 3 }, { maxOwnStructures: 100 }]) {
+        expect(wpBytes(opts, v)).toBe(mrBytes(opts, v));
+      }
+    }), RUNS);
+  });
+});
+
+describe('shared structures', () => {
+  test('structures: shared ids are written without definitions', () => {
+    const structures = [['a', 'b'], ['x']];
+    const v = [{ a: 1, b: 2 }, { x: 1 }, { y: 1 }];
+    const bytes = wpBytes({ structures: structures.map((s) => s.slice()) }, v);
+    expect(bytes).toBe(mrBytes({ structures: structures.map((s) => s.slice()) }, v));
+    // {y} is new: with room for shared structures it becomes shared id 0x42 (no definition)
+    expect(bytes).toBe('93400102410142' + '01');
+    const mr = new msgpackr.Unpackr({ structures: [['a', 'b'], ['x'], ['y']] });
+    same(mr.unpack(fromHex(bytes)), v);
+  });
+
+  test('the structures array is updated (new shared structures appended)', () => {
+    const structures = [['a']];
+    const p = new Packr({ structures });
+    p.pack([{ a: 1 }, { b: 2 }, { c: 3 }]);
+    expect(structures.map((k) => [...k])).toEqual([['a'], ['b'], ['c']]);
+    // as msgpackr marks them
+    expect(structures[1].isShared).toBe(true);
+    expect(structures[1].highByte).toBe(-1);
+    expect(structures.sharedLength).toBe(3);
+  });
+
+  test('maxSharedStructures: further structures are own ones (with definitions)', () => {
+    const opts = () => ({ structures: [], maxSharedStructures: 2 });
+    const v = [{ a: 1 }, { b: 2 }, { c: 3 }, { a: 4 }, { c: 5 }];
+    expect(wpBytes(opts(), v)).toBe(mrBytes(opts(), v));
+    expect(wpBytes(opts(), v)).toBe('95' + '4001' + '4102' + 'd4724291a16303' + '4004' + '4205');
+  });
+
+  test('two-byte shared ids (maxSharedStructures above 32)', () => {
+    const structures = [];
+    for (let i = 0; i < 100; i++) structures.push(['s' + i]);
+    const v = structures.map((k, i) => ({ [k[0]]: i }));
+    v.push({ t: 1 }, { t: 2 });
+    const opts = () => ({ structures: structures.map((s) => s.slice()), maxSharedStructures: 200 });
+    const bytes = wpBytes(opts(), v);
+    expect(bytes).toBe(mrBytes(opts(), v));
+    expect(bytes).toContain('6001' + 'cc40'); // id 0x80: 0x60, high byte 1; then 64 as uint8
+    // {t} became shared structure 100 (id 0xa4: 0x64, high byte 2), without a definition
+    expect(bytes).toContain('6402' + '01');
+    const o = opts();
+    const packed = new Packr(o).pack(v);
+    expect(o.structures.length).toBe(101);
+    // (msgpackr's decoder needs two-byte shared structures loaded through getStructures)
+    same(new msgpackr.Unpackr({ getStructures: () => o.structures.map((k) => [...k]), maxSharedStructures: 200 }).unpack(packed), v);
+  });
+
+  test('shouldShareStructure: declined structures are own ones', () => {
+    const shouldShareStructure = (keys) => keys[0] !== 'tmp';
+    const opts = () => ({ structures: [], shouldShareStructure });
+    const v = [{ tmp: 1 }, { a: 1 }, { tmp: 2 }, { b: 2 }];
+    expect(wpBytes(opts(), v)).toBe(mrBytes(opts(), v));
+  });
+
+  test('more shared structures than maxSharedStructures throws', () => {
+    const structures = [['a'], ['b'], ['c']];
+    expect(() => new Packr({ structures, maxSharedStructures: 2 }).pack({ a: 1 })).toThrow(
+      'Shared structures is larger than maximum shared structures, try increasing maxSharedStructures to 3');
+    expect(() => new msgpackr.Packr({ structures: [['a'], ['b'], ['c']], maxSharedStructures: 2 }).pack({ a: 1 })).toThrow(
+      'Shared structures is larger than maximum shared structures, try increasing maxSharedStructures to 3');
+  });
+
+  test('option limits throw like msgpackr', () => {
+    expect(() => new Packr({ maxSharedStructures: 8161 })).toThrow('Maximum maxSharedStructure is 8160');
+    expect(() => new msgpackr.Packr({ maxSharedStructures: 8161 })).toThrow('Maximum maxSharedStructure is 8160');
+    expect(() => new Packr({ maxSharedStructures: 8160, maxOwnStructures: 33 })).toThrow('Maximum maxSharedStructure + maxOwnStructure is 8192');
+    expect(() => new msgpackr.Packr({ maxSharedStructures: 8160, maxOwnStructures: 33 })).toThrow('Maximum maxSharedStructure + maxOwnStructure is 8192');
+    expect(() => new Packr({ maxSharedStructures: 8160, maxOwnStructures: 32 })).not.toThrow();
+  });
+
+  test('saveStructures / getStructures: saved after a pack that adds some, loaded before', () => {
+    let stored = null;
+    const saves = [];
+    const opts = () => ({
+      getStructures: () => (stored ? stored.map((s) => s.slice()) : []),
+      saveStructures: (s, isCompatible) => { saves.push(typeof isCompatible); stored = s.slice(0, s.sharedLength); },
+    });
+    const p = new Packr(opts());
+    const b1 = p.pack({ a: 1, b: 2 });
+    expect(hex(b1)).toBe('400102');
+    expect(stored.map((k) => [...k])).toEqual([['a', 'b']]);
+    expect(saves).toEqual(['function']);
+    const b2 = p.pack([{ a: 3, b: 4 }, { c: 5 }]);
+    expect(hex(b2)).toBe('92400304' + '4105');
+    expect(stored.map((k) => [...k])).toEqual([['a', 'b'], ['c']]);
+    // nothing new: no save
+    p.pack({ c: 1 });
+    expect(saves.length).toBe(2);
+    // another packer loads them
+    const q = new Packr(opts());
+    expect(hex(q.pack({ c: 9 }))).toBe('4109');
+    // and msgpackr reads the bytes with the same structures
+    same(new msgpackr.Unpackr({ structures: stored }).unpack(b2), [{ a: 3, b: 4 }, { c: 5 }]);
+    // the same flow in msgpackr gives the same bytes
+    stored = null;
+    const m = new msgpackr.Packr(opts());
+    expect(hex(m.pack({ a: 1, b: 2 }))).toBe('400102');
+    expect(hex(m.pack([{ a: 3, b: 4 }, { c: 5 }]))).toBe('924003044105');
+  });
+
+  test('isCompatible and a declined save: merge what another writer saved and pack again', () => {
+    const run = (P) => {
+      let stored = [['x']]; // already saved by another writer
+      const log = [];
+      const p = new P({
+        getStructures: () => { log.push('load'); return stored.map((s) => s.slice()); },
+        saveStructures: (s, isCompatible) => {
+          if (log.filter((e) => e.startsWith('save')).length === 0) {
+            // someone else added ['y'] meanwhile: not compatible with what this packer loaded
+            stored = [['x'], ['y']];
+            log.push('save compatible ' + isCompatible(stored.map((k) => k.slice())));
+            return false;
+          }
+          log.push('save compatible ' + isCompatible(stored));
+          stored = s.slice(0, s.sharedLength).map((k) => k.slice());
+          return true;
+        },
+      });
+      const b = hex(p.pack({ z: 1 }));
+      const b2 = hex(p.pack([{ x: 1 }, { y: 2 }, { z: 3 }]));
+      return { b, b2, log, stored };
+    };
+    const wp = run(Packr);
+    expect(wp).toEqual(run(msgpackr.Packr));
+    // re-packed against the merged structures: z takes id 0x42
+    expect(wp.b).toBe('4201');
+    expect(wp.b2).toBe('93400141024203');
+    expect(wp.stored).toEqual([['x'], ['y'], ['z']]);
+    expect(wp.log).toEqual(['load', 'save compatible false', 'save compatible true']);
+  });
+
+  test('a throwing saveStructures leaves the structures as last saved', () => {
+    let fail = true;
+    const p = new Packr({ structures: [], saveStructures: () => { if (fail) throw new Error('disk full'); } });
+    expect(() => p.pack({ a: 1 })).toThrow('disk full');
+    fail = false;
+    expect(hex(p.pack({ b: 1 }))).toBe('4001');
+  });
+});
+
+describe('sequential', () => {
+  test('definitions persist across calls (a stream), as msgpackr', () => {
+    const w = new Packr({ sequential: true });
+    const m = new msgpackr.Packr({ sequential: true, variableMapSize: true });
+    const msgs = [{ a: 1 }, { a: 2 }, { b: 1 }, [{ a: 3 }, { b: 2 }, { c: 0x60 }]];
+    const out = msgs.map((v) => hex(w.pack(v)));
+    expect(out).toEqual(msgs.map((v) => hex(m.pack(v))));
+    expect(out.slice(0, 3)).toEqual(['d4724091a16101', '4002', 'd4724191a16201']);
+    // a sequential msgpackr Unpackr reads the stream
+    const u = new msgpackr.Unpackr({ sequential: true });
+    msgs.forEach((v, i) => same(u.unpack(fromHex(out[i])), v));
+  });
+
+  test('property: a stream of random documents gives msgpackr bytes', () => {
+    fc.assert(fc.property(fc.array(objects, { maxLength: 6 }), (docs) => {
+      const w = new Packr({ sequential: true });
+      const m = new msgpackr.Packr({ sequential: true, variableMapSize: true });
+      for (const d of docs) expect(hex(w.pack(d))).toBe(hex(m.pack(d)));
+    }), { numRuns: 60 });
+  });
+});
+
+describe('reentrant packs', () => {
+  test('toJSON calling pack: the inner message has its own ids, the outer keeps its own', () => {
+    const p = new Packr();
+    class Inner { toJSON() { return { packed: p.pack({ q: 1, r: 2 }) }; } }
+    const v = [{ a: 1 }, new Inner(), { a: 2 }];
+    const bytes = p.pack(v);
+    const back = new msgpackr.Unpackr().unpack(bytes);
+    expect(back[0]).toEqual({ a: 1 });
+    expect(back[2]).toEqual({ a: 2 });
+    expect(new msgpackr.Unpackr().unpack(back[1].packed)).toEqual({ q: 1, r: 2 });
+    const m = new msgpackr.Packr({ variableMapSize: true });
+    class MInner { toJSON() { return { packed: m.pack({ q: 1, r: 2 }) }; } }
+    expect(hex(bytes)).toBe(hex(m.pack([{ a: 1 }, new MInner(), { a: 2 }])));
+  });
+});
+
+describe('reentrant packs with saveStructures', () => {
+  test('structures made by a nested pack are own ones there, then shared after the outer pack', () => {
+    const run = (P) => {
+      let stored = [];
+      const log = [];
+      const p = new P({
+        variableMapSize: true,
+        getStructures: () => stored.map((s) => s.slice()),
+        saveStructures: (s) => { stored = s.slice(0, s.sharedLength).map((k) => k.slice()); log.push(stored.map((k) => k.join('+')).join(',')); },
+      });
+      class Inner { constructor(x) { this.x = x; } toJSON() { return { packed: p.pack({ q: this.x, r: 2 }) }; } }
+      const outs = [];
+      outs.push(hex(p.pack([{ a: 1 }, new Inner(1), { a: 2 }, { q: 5, r: 6 }])));
+      outs.push(hex(p.pack([new Inner(3), { q: 7, r: 8 }])));
+      outs.push(hex(p.pack({ q: 1, r: 1 })));
+      return { outs, log };
+    };
+    const wp = run(Packr);
+    expect(wp).toEqual(run(msgpackr.Packr));
+    expect(wp.outs[0]).toBe('94' + '4001' + '41c40a' + 'd4726092a171a1720102' + '4002' + '420506');
+    expect(wp.log).toEqual(['a,packed,q+r']);
+  });
+});
+
+describe('wirepack pack -> msgpackr unpack', () => {
+  test('property: default Packr, records read back by msgpackr', () => {
+    fc.assert(fc.property(tree, objects, (t, objs) => {
+      const v = { t, objs };
+      same(new msgpackr.Unpackr().unpack(new Packr().pack(v)), v);
+      same(new msgpackr.Unpackr({ maxOwnStructures: 2 }).unpack(new Packr({ maxOwnStructures: 2 }).pack(v)), v);
+    }), RUNS);
+  });
+});
+
+describe('msgpackr pack -> wirepack unpack (decoder side)', () => {
+  test('property: records from msgpackr', () => {
+    fc.assert(fc.property(tree, objects, (t, objs) => {
+      const v = { t, objs };
+      same(new Unpackr().unpack(new msgpackr.Packr().pack(v)), v);
+      same(new Unpackr().unpack(new msgpackr.Packr({ maxOwnStructures: 100 }).pack(v)), v);
+    }), RUNS);
+  });
+
+  test('shared structures from msgpackr', () => {
+    const structures = [['a', 'b']];
+    const bytes = new msgpackr.Packr({ structures: structures.map((s) => s.slice()) }).pack([{ a: 1, b: 2 }, { c: 3 }]);
+    same(new Unpackr({ structures: [['a', 'b'], ['c']] }).unpack(bytes), [{ a: 1, b: 2 }, { c: 3 }]);
+  });
+});
+
+describe('wirepack round trip (Packr.unpack shares the structures)', () => {
+  test('property: pack then unpack on one Packr, and on a plain Unpackr', () => {
+    fc.assert(fc.property(tree, objects, (t, objs) => {
+      const v = { t, objs };
+      const p = new Packr();
+      same(p.unpack(p.pack(v)), v);
+      same(new Unpackr().unpack(new Packr({ maxOwnStructures: 100 }).pack(v)), v);
+    }), RUNS);
+  });
+
+  test('shared structures saved by a Packr are read by a Packr with the same structures', () => {
+    const structures = [];
+    const p = new Packr({ structures, saveStructures: () => {} });
+    const v = [{ a: 1, b: 2 }, { c: 3 }];
+    const bytes = p.pack(v);
+    expect(hex(bytes)).toBe('924001024103');
+    same(p.unpack(bytes), v);
+    same(new Unpackr({ structures: structures.map((s) => s.slice()) }).unpack(bytes), v);
+  });
+
+  test('sequential stream round trip', () => {
+    const w = new Packr({ sequential: true });
+    const u = new Unpackr({ sequential: true });
+    for (const v of [{ a: 1 }, { a: 2, b: [{ a: 3 }] }, [{ a: 4 }, { c: 5 }]]) same(u.unpack(w.pack(v)), v);
+  });
+});
