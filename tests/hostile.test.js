@@ -188,7 +188,7 @@ describe('10^6 levels of nesting', () => {
     expect(d).toBe(99999);
     expect(v).toBe(0);
     expectNextCallsWork();
-  });
+  }, 30000); // three 100k-level decodes: seconds on a loaded 2-core machine
 });
 
 /* ------------------------------------------------------------------ prototype keys */
