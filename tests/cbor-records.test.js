@@ -343,3 +343,22 @@ describe('shared structures (structures, saveStructures, getStructures)', () => 
     expect(e.structures.map((s) => [...s])).toEqual([['z'], ['y']]);
   });
 });
+
+describe('records with structuredClone: cycles through records (lead)', () => {
+  test('a record that refers to itself, both directions with cbor-x', () => {
+    const o = { name: 'x', list: [] };
+    o.self = o;
+    o.list.push(o, { name: 'y', list: [], self: null });
+    const fromPeer = new cborx.Encoder({ structuredClone: true, useRecords: true }).encode(o);
+    const mine = new Encoder({ structuredClone: true, useRecords: true }).encode(o);
+    for (const bytes of [fromPeer, mine]) {
+      for (const v of [new Decoder({ structuredClone: true }).decode(bytes), decode(bytes)]) {
+        expect(v.self).toBe(v);
+        expect(v.list[0]).toBe(v);
+        expect(v.list[1]).toEqual({ name: 'y', list: [], self: null });
+      }
+      const peer = new cborx.Encoder({ structuredClone: true, useRecords: true }).decode(bytes);
+      expect(peer.self).toBe(peer);
+    }
+  });
+});

@@ -499,6 +499,23 @@ export class TapeReader {
       }
       return into;
     }
+    if (wrap === 105 || wrap === 0xdfff || (wrap >= 0xe000 && wrap <= 0xffff)) {
+      // a CBOR record (cbor-x): the object is made after its values, which may refer to it, so
+      // they get a placeholder that the record's properties are then copied into
+      /** @type {Record<string, unknown>} */
+      const ph = {};
+      shared[idx] = ph;
+      const v = this.v();
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+        shared[idx] = v;
+        return v;
+      }
+      for (const k of Object.keys(v)) {
+        if (k === '__proto__') defineOwn(ph, k, v[k]);
+        else /** @type {any} */ (ph)[k] = v[k];
+      }
+      return ph;
+    }
     if (tag < 13 || tag > 16) {
       const v = this.v();
       shared[idx] = v;
