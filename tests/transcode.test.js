@@ -368,8 +368,10 @@ describe('find without decoding', () => {
     const r = /** @type {[number, number]} */ (find(mp, ['a', 1], { range: true }));
     expect(unpack(mp.subarray(r[0], r[1]))).toBe('xyz');
     expect(find(mp, ['c'], { range: true })).toBe(null);
+    // a duplicate key: the first one (json-pack's findKey), nothing after it is read
     const j = '{"a": [1, {"x": true}], "a": 3}';
-    expect(find(j, ['a'], { format: 'json' })).toBe(3);
-    expect(find(j, '/a', { format: 'json', range: true })).toEqual([29, 30]);
+    expect(find(j, ['a'], { format: 'json' })).toEqual([1, { x: true }]);
+    expect(find(j, '/a', { format: 'json', range: true })).toEqual([6, 22]);
+    expect(find(j + ' garbage', '/a', { format: 'json' })).toEqual([1, { x: true }]);
   });
 });

@@ -315,7 +315,7 @@ wp_err wp_find(const uint8_t *in, uint32_t len, uint32_t format, const wp_path_s
                     if (j.pos >= len) goto trunc;
                     if (in[j.pos] != ':') { j.err = WP_ERR_JSON_SYNTAX; j.err_off = j.pos; goto fail; }
                     j.pos = tc_skip_json_ws(in, j.pos + 1, len);
-                    if (eq) found = j.pos; /* the last duplicate wins, as in JSON.parse */
+                    if (eq) { found = j.pos; break; } /* the first match (json-pack's findKey) */
                 } else if (idx == index) {
                     found = j.pos;
                     break;
@@ -365,7 +365,8 @@ wp_err wp_find(const uint8_t *in, uint32_t len, uint32_t format, const wp_path_s
                 tc_val k;
                 if (!(cbor ? tc_cb_read(&j, &k) : tc_mp_read(&j, &k))) goto fail;
                 if (k.kind == K_STR) {
-                    if (k.u == st->key_len && tc_memeq(k.s, st->key, st->key_len)) found = j.pos;
+                    /* the first match: the rest of the map is not read (json-pack's findKey) */
+                    if (k.u == st->key_len && tc_memeq(k.s, st->key, st->key_len)) { found = j.pos; break; }
                 } else {
                     j.pos = ks;
                     if (!tc_skip(&j, format)) goto fail;

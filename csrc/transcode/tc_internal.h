@@ -90,8 +90,9 @@ typedef struct tc_frame {
     uint32_t last;  /* last integer-like key + 1 (0: none yet) */
     uint32_t skipped; /* members left out (undefined values) */
     uint32_t ktop;  /* key-table stack top when the map opened */
+    uint32_t seen_lo, seen_hi; /* linear tables: one bit per key hash (hash & 63) seen so far */
 } tc_frame;
-#define TC_FRAME_WORDS 8u
+#define TC_FRAME_WORDS 10u
 enum { TC_ARR = 1u, TC_MAP = 2u, TC_INDEF = 4u, TC_TAG = 8u, TC_NONIDX = 16u, TC_HASHED = 32u };
 
 /* ------------------------------------------------------------------ converters */

@@ -46,7 +46,13 @@ WP_INLINE int tc_scan_str(tc_job *j, uint32_t *end, bool *esc, uint32_t *outlen)
             uint64_t q = v ^ 0x2222222222222222ull, bs = v ^ 0x5C5C5C5C5C5C5C5Cull;
             uint64_t hq = (q - 0x0101010101010101ull) & ~q;
             uint64_t hb = (bs - 0x0101010101010101ull) & ~bs;
-            if (((lt | hq | hb | v) & 0x8080808080808080ull) != 0) break;
+            uint64_t m = (lt | hq | hb | v) & 0x8080808080808080ull;
+            if (m != 0) {
+                /* jump to the first special byte (the lowest flag is exact; little-endian) */
+                uint32_t k = (uint32_t)__builtin_ctzll(m) >> 3;
+                p += k; n += k;
+                break;
+            }
             p += 8; n += 8;
         }
         if (p >= len) return tc_fail(j, WP_ERR_TRUNCATED, j->len);

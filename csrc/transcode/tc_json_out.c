@@ -49,8 +49,15 @@ static uint8_t *tc_json_str_p(uint8_t *p, const uint8_t *s, uint32_t n) {
             uint64_t q = v ^ 0x2222222222222222ull, bs = v ^ 0x5C5C5C5C5C5C5C5Cull;
             uint64_t hasq = (q - 0x0101010101010101ull) & ~q;
             uint64_t hasb = (bs - 0x0101010101010101ull) & ~bs;
-            if (((lt | hasq | hasb | v) & 0x8080808080808080ull) != 0) break;
+            uint64_t m = (lt | hasq | hasb | v) & 0x8080808080808080ull;
+            /* the 8 bytes are copied either way; only those before the first special byte count */
             __builtin_memcpy(p, s + i, 8);
+            if (m != 0) {
+                uint32_t k = (uint32_t)__builtin_ctzll(m) >> 3;
+                p += k;
+                i += k;
+                break;
+            }
             p += 8;
             i += 8;
         }
@@ -70,6 +77,18 @@ static uint8_t *tc_json_str_p(uint8_t *p, const uint8_t *s, uint32_t n) {
             p += 6; i++;
             break;
         default: {
+            /* runs of common 2- and 3-byte characters (no surrogates, no overlongs) */
+            while (i + 3 <= n) {
+                uint32_t c0 = s[i], c1 = s[i + 1], c2 = s[i + 2];
+                if (((c0 >= 0xE1 && c0 <= 0xEC) || c0 == 0xEE || c0 == 0xEF) && (c1 & 0xC0) == 0x80 && (c2 & 0xC0) == 0x80) {
+                    p[0] = (uint8_t)c0; p[1] = (uint8_t)c1; p[2] = (uint8_t)c2;
+                    p += 3; i += 3;
+                } else if (c0 >= 0xC2 && c0 <= 0xDF && (c1 & 0xC0) == 0x80) {
+                    p[0] = (uint8_t)c0; p[1] = (uint8_t)c1;
+                    p += 2; i += 2;
+                } else break;
+            }
+            if (i >= n || s[i] < 0x80) break;
             uint32_t skip, k = tc_utf8_seq(s + i, n - i, &skip);
             if (k) {
                 __builtin_memcpy(p, s + i, k);
@@ -267,6 +286,7 @@ WP_INLINE void tc_keys_open(tc_job *j, tc_frame *f, uint32_t n) {
     f->last = 0;
     f->kcap = 0;
     f->kbase = j->nfix;
+    f->seen_lo = f->seen_hi = 0;
     if (n != 0xFFFFFFFFu && n <= 16) want = n;
     else if (n != 0xFFFFFFFFu) {
         if ((uint64_t)n + n / 2 > avail) { f->kcap = 0xFFFFFFFFu; return; }
@@ -308,7 +328,12 @@ WP_INLINE int tc_key_check(tc_job *j, tc_frame *f, const tc_val *v, uint32_t off
     uint32_t hash = tc_key_hash(v->s, n);
     if (!(f->kind & TC_HASHED)) {
         if (nkeys >= f->kcap) return 0; /* indefinite map past its linear table */
-        for (uint32_t i = 0; i < nkeys; i++) {
+        /* a 64-bit filter of the hashes seen: most keys skip the comparisons */
+        uint32_t bit = hash & 63;
+        uint32_t *word = bit < 32 ? &f->seen_lo : &f->seen_hi;
+        bool maybe = (*word >> (bit & 31)) & 1;
+        *word |= 1u << (bit & 31);
+        for (uint32_t i = 0; maybe && i < nkeys; i++) {
             if (t[2 * i] == 0xFFFFFFFFu || t[2 * i + 1] != hash) continue;
             if (tc_key_at(j->in, t[2 * i], cbor, &s2, &n2) && n2 == n && tc_memeq(s2, v->s, n)) return 0;
         }
