@@ -8,11 +8,35 @@ import { Unpackr, TapeReader, roundFloat32 } from './decode.js';
 import { Packr, Tape, writeBytes, writeHeader, FLOAT32_OPTIONS } from './encode.js';
 import { diagnose } from './diagnose.js';
 import { DecodeError } from './errors.js';
+import { runtime } from './runtime.js';
 import { encodeAsIterableWith, encodeAsAsyncIterableWith } from './iterators.js';
 
 export { DecodeError };
 export { init, initSync, isInitialized } from './runtime.js';
 export { diagnose, FLOAT32_OPTIONS, roundFloat32 };
+
+/** cbor-x's module constants and no-ops: no addon (the codec is wasm everywhere), no source kept
+ * between calls, and the defaults of the free functions. */
+export const isNativeAccelerationEnabled = false;
+export const REUSE_BUFFER_MODE = 512;
+export const useRecords = false;
+export const mapsAsObjects = true;
+export function clearSource() {}
+
+/** cbor-x's process-wide size limits (setSizeLimits); 0 = none beyond each Decoder's own. */
+const sizeLimits = { version: 0, maxArraySize: 0, maxMapSize: 0, maxObjectSize: 0 };
+
+/**
+ * cbor-x's setSizeLimits: the largest arrays and maps (objects) any Decoder accepts from now on.
+ * Above them decoding throws DecodeError('LIMIT') at the item (cbor-x throws a plain Error).
+ * @param {{maxArraySize?: number, maxMapSize?: number, maxObjectSize?: number}} limits
+ */
+export function setSizeLimits(limits) {
+  if (limits.maxArraySize) sizeLimits.maxArraySize = limits.maxArraySize;
+  if (limits.maxMapSize) sizeLimits.maxMapSize = limits.maxMapSize;
+  if (limits.maxObjectSize) sizeLimits.maxObjectSize = limits.maxObjectSize;
+  sizeLimits.version++;
+}
 export const { NEVER, ALWAYS, DECIMAL_ROUND, DECIMAL_FIT } = FLOAT32_OPTIONS;
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
@@ -259,6 +283,21 @@ export class Decoder extends Unpackr {
     /** the state of the decode call in progress (saved and restored around nested calls) */
     /** @type {DecodeState | null} */
     this.st = null;
+    /** setSizeLimits version these limits reflect; this Decoder's own limits */
+    this.limitsVersion = 0;
+    /** @type {number[] | undefined} */
+    this.ownLimits = undefined;
+  }
+
+  /** Bring this Decoder's array and map limits in line with setSizeLimits. */
+  applySizeLimits() {
+    if (this.ownLimits === undefined) this.ownLimits = [this.maxArrayLength, this.maxMapLength];
+    const [arr, map] = this.ownLimits;
+    const lim = (/** @type {number} */ own, /** @type {number[]} */ ...globals) => Math.min(own, ...globals.map((g) => g || Infinity));
+    this.maxArrayLength = lim(arr, sizeLimits.maxArraySize);
+    this.maxMapLength = lim(map, sizeLimits.maxMapSize, sizeLimits.maxObjectSize);
+    this.limitsVersion = sizeLimits.version;
+    runtime().limitsOwner = null; // the limits C holds may be this Decoder's old ones
   }
 
   /** @returns {DecodeState} */
@@ -272,6 +311,7 @@ export class Decoder extends Unpackr {
    * @returns {any}
    */
   decode(source) {
+    if (this.limitsVersion !== sizeLimits.version) this.applySizeLimits();
     const saved = this.st;
     this.st = null;
     try {
@@ -292,6 +332,7 @@ export class Decoder extends Unpackr {
    * @returns {any[] | undefined}
    */
   decodeMultiple(source, forEach) {
+    if (this.limitsVersion !== sizeLimits.version) this.applySizeLimits();
     const saved = this.st;
     this.st = null;
     try {
@@ -603,6 +644,8 @@ export class Decoder extends Unpackr {
  *   tagged 259 (cbor-x's rule)
  * @property {number} [useFloat32] FLOAT32_OPTIONS, as for MessagePack
  * @property {boolean} [alwaysUseFloat] write every number, integers too, as a float
+ * @property {boolean} [skipFunction] leave out object properties whose values are functions (cbor-x)
+ * @property {boolean} [useTimestamp32] Dates in 0..2^32 s as whole seconds, milliseconds dropped (cbor-x)
  * @property {boolean} [useRecords] cbor-x's record extension (objects as tag 0xdfff definitions
  *   and 0xe000+id references). Default: on for `new Encoder()`, off for `encode` (as cbor-x);
  *   off with wirepack's own deterministic and indefiniteLengths, and with structuredClone (the
@@ -688,6 +731,8 @@ export class Encoder extends Packr {
     this.useSelfDescribedHeader = o.useSelfDescribedHeader === true;
     this.structuredClone = o.structuredClone === true;
     this.alwaysUseFloat = o.alwaysUseFloat === true;
+    /** cbor-x's skipFunction: leave out object properties whose values are functions */
+    this.skipFunction = o.skipFunction === true;
     this.cborFlags = (this.deterministic ? DETERMINISTIC : 0) | (this.float64 ? FLOAT64 : 0) | (this.indefiniteLengths ? INDEFINITE : 0) |
       // useFloat32 / alwaysUseFloat choose float32 or float64 here, as cbor-x (a float64 that did
       // not qualify for float32 must not be shortened into one)
@@ -1152,6 +1197,17 @@ export class Encoder extends Packr {
    * @param {Tape} T @param {Record<string, unknown>} o @param {number} depth
    */
   writeMap(T, o, depth) {
+    if (this.skipFunction === true && Object.getPrototypeOf(o) === Object.prototype) {
+      // cbor-x's skipFunction: properties whose values are functions are left out
+      /** @type {Record<string, unknown>} */
+      const kept = {};
+      for (const k of Object.keys(o)) {
+        if (typeof o[k] === 'function') continue;
+        if (k === '__proto__') Object.defineProperty(kept, k, { value: o[k], writable: true, enumerable: true, configurable: true });
+        else kept[k] = o[k];
+      }
+      o = kept;
+    }
     if (this.useRecords) {
       this.writeRecord(T, o, depth);
       return;
@@ -1274,8 +1330,10 @@ export class Encoder extends Packr {
     if (o instanceof Date) {
       this.writeTag(T, 1);
       // epoch seconds: an integer when whole (it goes out as an integer), else a float, as
-      // cbor-x writes them; an invalid Date gives NaN, which decodes back to an invalid Date
-      this.write(T, o.getTime() / 1000, depth);
+      // cbor-x writes them; an invalid Date gives NaN, which decodes back to an invalid Date.
+      // useTimestamp32 (cbor-x): whole seconds, milliseconds dropped, when in 0..2^32-1
+      const sec = o.getTime() / 1000;
+      this.write(T, this.useTimestamp32 === true && sec >= 0 && sec < 4294967296 ? Math.floor(sec) : sec, depth);
       return;
     }
     if (o instanceof Tag) {

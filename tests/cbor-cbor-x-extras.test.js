@@ -1,0 +1,50 @@
+// cbor-x options the first CBOR pass left out: skipFunction, useTimestamp32 and setSizeLimits
+// (lead, issue 5). Each is checked against cbor-x on the same value.
+import { describe, test, expect } from 'vitest';
+import * as cborx from 'cbor-x';
+import { encode, decode, Encoder, Decoder, DecodeError, setSizeLimits } from 'wirepack/cbor';
+
+describe('cbor-x extras', () => {
+  test('skipFunction leaves out function-valued properties (records and maps)', () => {
+    const v = { a: 1, f() {}, b: 'x', nested: { g: () => 1, c: 2 } };
+    for (const useRecords of [false, true]) {
+      const mine = new Encoder({ skipFunction: true, useRecords }).encode(v);
+      const peer = new cborx.Encoder({ skipFunction: true, useRecords }).encode(v);
+      expect(new cborx.Encoder({ useRecords }).decode(mine)).toEqual(new cborx.Encoder({ useRecords }).decode(peer));
+      expect(new Encoder({ useRecords }).decode(mine)).toEqual({ a: 1, b: 'x', nested: { c: 2 } });
+    }
+    const proto = JSON.parse('{"__proto__": 5, "f": 1}');
+    const out = decode(new Encoder({ skipFunction: true, useRecords: false }).encode(proto));
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__').value).toBe(5);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  });
+  test('useTimestamp32 drops milliseconds for dates in 0..2^32 s', () => {
+    const d = new Date(1700000000123);
+    const mine = new Encoder({ useTimestamp32: true, useRecords: false }).encode(d);
+    expect(decode(mine).getTime()).toBe(1700000000000);
+    expect(cborx.decode(mine).getTime()).toBe(cborx.decode(new cborx.Encoder({ useTimestamp32: true }).encode(d)).getTime());
+    expect(decode(new Encoder({ useTimestamp32: true }).encode(new Date(-1500))).getTime()).toBe(-1500); // out of range: kept
+    expect(decode(encode(d)).getTime()).toBe(1700000000123);
+  });
+  test('setSizeLimits applies to every Decoder, including ones made before', () => {
+    const before = new Decoder({ mapsAsObjects: true });
+    const arr = encode([1, 2, 3, 4]);
+    const map = encode({ a: 1, b: 2, c: 3 });
+    expect(decode(arr)).toEqual([1, 2, 3, 4]);
+    try {
+      setSizeLimits({ maxArraySize: 3, maxMapSize: 2 });
+      for (const dec of [(b) => decode(b), (b) => before.decode(b), (b) => new Decoder().decode(b)]) {
+        for (const b of [arr, map]) {
+          let err;
+          try { dec(b); } catch (e) { err = e; }
+          expect(err).toBeInstanceOf(DecodeError);
+          expect(err.code).toBe('LIMIT');
+        }
+        expect(dec(encode([1, 2, 3]))).toEqual([1, 2, 3]);
+      }
+    } finally {
+      setSizeLimits({ maxArraySize: 2 ** 32 - 1, maxMapSize: 2 ** 32 - 1, maxObjectSize: 2 ** 32 - 1 });
+    }
+    expect(decode(arr)).toEqual([1, 2, 3, 4]);
+  });
+});
