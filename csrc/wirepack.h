@@ -236,8 +236,8 @@ enum wp_dtag {
     WP_T_BINC = 25,   /* indefinite byte string: P = chunks (escape); per chunk: length, offset */
     WP_T_PAD = 26,    /* no value: skip this word (before a SHAPED header of an indefinite map) */
     /* MessagePack extensions that shape the values after them */
-    WP_T_RECDEF = 27, /* P = record slot (| WP_RECDEF_HB0: defined with high byte 0); the keys (an
-                         array) follow, then a REC entry */
+    WP_T_RECDEF = 27, /* P = record slot (| WP_RECDEF_HB0: defined with high byte 0); next word: the
+                         input offset of the definition; the keys (an array) follow, then a REC entry */
     WP_T_REC = 28,    /* P = record slot; the record's field values follow (as many as it has keys) */
     WP_T_EXTP = 29,   /* P = type (as uint8); next words: length, input offset; then the wrapped value */
     WP_T_BUNDLE = 30, /* bundled strings: two string entries follow, then the wrapped value */

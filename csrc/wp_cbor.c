@@ -194,6 +194,11 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
     uint32_t ktop = 0, sp = 0;
     uint32_t packed_open = 0; /* open tag-51 arrays: packed references may be map keys */
     uint32_t bundle_end = 0;  /* after the strings of the last bundle of this top-level item (0: none) */
+    /* where the current bundle's strings start, and the previous bundle's (0: none). Items lie
+     * before the current bundle's strings, and a previous bundle's strings are exactly the two
+     * elements a new bundle skips, so no byte is both a bundle string and an item (and string
+     * memory stays bounded by the input). */
+    uint32_t bundle_s = 0, bundle_prev_s = 0;
 
     if (d->len == 0) FAIL(WP_ERR_TRUNCATED, 0);
 
@@ -202,6 +207,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
         /* input ends between items: the innermost open item is what is cut */
         if (wp_unlikely(!wp_rd_has(&r, 1))) FAIL(WP_ERR_TRUNCATED, sp ? fr[sp - 1].start : start);
         if (wp_unlikely(!wp_tape_room(&t, 6))) FAIL(WP_ERR_TAPE_FULL, start);
+        if (wp_unlikely(bundle_s && start >= bundle_s)) FAIL(WP_ERR_BAD_BUNDLE, start);
         wp_frame *top = sp ? &fr[sp - 1] : 0;
         uint32_t b = r.base[start];
 
@@ -240,7 +246,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             wp_err be = wp_cbor_head(&r, &bm, &ba, &bh, &bi);
             if (top->count == 0 && be == WP_OK && bm == 0 && !bi) {
                 uint64_t bp = (uint64_t)start + ba;
-                if (bp < (uint64_t)start + bh || bp > r.len) FAIL(WP_ERR_BAD_BUNDLE, start);
+                if (bp < (uint64_t)start + bh || bp > r.len || (bundle_end && bp < bundle_end)) FAIL(WP_ERR_BAD_BUNDLE, start);
                 wp_reader br = r;
                 br.pos = (uint32_t)bp;
                 uint32_t sp0[2], sn[2];
@@ -271,8 +277,12 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 if (sp > d->depth_seen) d->depth_seen = sp;
                 top = f;
                 bundle_end = br.pos;
+                bundle_prev_s = bundle_s;
+                bundle_s = (uint32_t)bp;
             } else if (top->n == 4 && (top->count == 1 || top->count == 2)) {
                 if (be != WP_OK) FAIL(be, start);
+                /* the previous bundle's strings, which its offset pointed at */
+                if (top->count == 1 && bundle_prev_s && start != bundle_prev_s) FAIL(WP_ERR_BAD_BUNDLE, start);
                 if (bi || (bm != 2 && bm != 3)) FAIL(WP_ERR_BAD_BUNDLE, start);
                 if (ba > wp_rd_left(&r) - bh) FAIL(WP_ERR_TRUNCATED, start);
                 r.pos = start + bh + (uint32_t)ba;
@@ -496,6 +506,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 if (r.pos >= bundle_end) FAIL(WP_ERR_BAD_BUNDLE, r.pos);
                 r.pos = bundle_end;
                 bundle_end = 0;
+                bundle_s = bundle_prev_s = 0;
             }
             if (d->ends && d->nvalues < d->ends_cap) d->ends[d->nvalues] = r.pos;
             d->nvalues++;

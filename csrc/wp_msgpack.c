@@ -422,8 +422,10 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                     else FAIL(WP_ERR_BAD_RECORD, start);
                     if (nk > wp_rd_left(&r)) FAIL(WP_ERR_TRUNCATED, start);
                     if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
-                    /* the keys array is one level deeper, whichever way it is read */
+                    /* the keys array is one level deeper, and an array under maxArrayLength,
+                     * whichever way it is read */
                     if (nk > 0 && sp + 1 >= max_depth) FAIL(WP_ERR_DEPTH, r.pos);
+                    if (wp_over(nk, d->max_array)) FAIL(WP_ERR_LIMIT, r.pos);
                     if (intern && nk > 0 && nk <= WP_SHAPE_MAX_KEYS && nk <= kcap - ktop) {
                         /* the usual case: keys that are short strings become an interned shape,
                          * and the tape names the shape instead of carrying the keys */
@@ -454,6 +456,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                         }
                     }
                     wp_tape_tagp(&t, WP_T_RECDEF, slot | (hb ? WP_RECDEF_HB0 : 0u));
+                    wp_tape_put(&t, start);
                     fr[sp].remaining = 1; fr[sp].count = nk; fr[sp].hdr = hb; fr[sp].n = slot; fr[sp].kstart = ktop; fr[sp].flags = FR_RECDEF; fr[sp].start = start;
                     sp++;
                     continue;

@@ -117,3 +117,13 @@ describe('bundleStrings', () => {
     expect(() => decode(notStr)).toThrow(DecodeError);
   });
 });
+
+describe('bundles that overlap their item (found by fuzzing; lead)', () => {
+  test('an item that reaches into its bundle strings is BAD_BUNDLE, never decoded twice', () => {
+    let err;
+    try { decode(fromHex('d9dff982028261616162')); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(DecodeError);
+    expect([err.code, err.offset]).toEqual(['BAD_BUNDLE', 6]);
+    expect(decode(fromHex('a0'))).toEqual({});
+  });
+});

@@ -128,6 +128,15 @@ describe('records', () => {
     }
     expect(new Unpackr({ maxDepth: 2 }).unpack(fromHex('d4724091a16101'))).toEqual({ a: 1 });
   });
+  test('found by fuzzing: key errors name the definition; maxArrayLength applies to interned keys', () => {
+    const e = errorOf(() => unpack(fromHex('92c0d472409191c001')));
+    expect([e.code, e.offset]).toEqual(['BAD_RECORD', 2]);
+    const u = new Unpackr({ maxArrayLength: 1, useRecords: false });
+    for (const h of ['d4724092a161a1620102', 'd4724092a161d941' + '6b'.repeat(65) + '0102']) {
+      const l = errorOf(() => u.unpack(fromHex(h)));
+      expect([l.code, l.offset]).toEqual(['LIMIT', 3]);
+    }
+  });
   test('records nested deeper than the recursive reader goes', () => {
     let b = '01';
     for (let i = 0; i < 600; i++) b = '40' + b;
@@ -181,6 +190,9 @@ describe('prefix and built-in extensions', () => {
       }
     }
     expect(unpack(p.pack(agg)).errors[0].message).toBe('x');
+    // found by fuzzing: an AggregateError whose errors are not an array is malformed
+    expect(errorOf(() => unpack(fromHex('d4650094ae4167677265676174654572726f72a0c001'))).code).toBe('BAD_EXTENSION');
+    expect(unpack(fromHex('d4650093ae4167677265676174654572726f72a0c0')).errors).toEqual([]);
   });
   test('structured clone: cycles and shared identity', () => {
     const p = new msgpackr.Packr({ structuredClone: true });

@@ -181,16 +181,17 @@ function recordShape(rt, keys) {
  * when allowArraysInMapKeys; anything else is an error.
  * @param {unknown} k
  * @param {Unpackr} opts
+ * @param {number} [at] input offset of the definition (for the error)
  * @returns {string}
  */
-function recordKey(k, opts) {
+function recordKey(k, opts, at = 0) {
   if (typeof k === 'string') return k;
   if (typeof k === 'number' || typeof k === 'boolean' || typeof k === 'bigint') return k.toString();
   if (k == null) return k + '';
   if (opts.allowArraysInMapKeys && Array.isArray(k) && k.flat().every((x) => ['string', 'number', 'boolean', 'bigint'].includes(typeof x))) {
     return k.flat().toString();
   }
-  throw new DecodeError('BAD_RECORD', 0, `Invalid record key type: ${typeof k}`);
+  throw new DecodeError('BAD_RECORD', at, `Invalid record key type: ${typeof k}`);
 }
 
 /** @param {number} id msgpackr structure id @returns {number} slot */
@@ -386,8 +387,9 @@ export class TapeReader {
    */
   recDef(p) {
     const slot = p & 0xfffff;
+    const at = this.w[this.t++]; // input offset of the definition
     const raw = this.v();
-    const keys = /** @type {any[]} */ (raw).map((k) => recordKey(k, this.opts));
+    const keys = /** @type {any[]} */ (raw).map((k) => recordKey(k, this.opts, at));
     if (p & RECDEF_HB0) /** @type {any} */ (keys).highByte = 0;
     (this.recs || (this.recs = []))[slot] = recordShape(this.rt, keys);
     (this.defs || (this.defs = [])).push(slot, keys);

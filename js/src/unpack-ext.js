@@ -116,7 +116,9 @@ export function readPrefixExt(type, data, offset, r) {
       if (!Array.isArray(d) || typeof d[0] !== 'string') throw bad(type, offset, 'an Error is [name, message, cause]');
       const name = d[0];
       if (name === 'AggregateError' && ERRORS.AggregateError) {
-        return new ERRORS.AggregateError(Array.isArray(d[3]) ? d[3] : [], d[1], { cause: d[2] });
+        // msgpackr writes [name, message, cause, errors]; without errors (older writers) it is []
+        if (d.length > 3 && !Array.isArray(d[3])) throw bad(type, offset, 'AggregateError errors must be an array');
+        return new ERRORS.AggregateError(d.length > 3 ? d[3] : [], d[1], { cause: d[2] });
       }
       const E = ERRORS[name];
       if (E === undefined) {

@@ -56,7 +56,7 @@ static uint32_t tags(const tu_dec *x, uint32_t *out, uint32_t cap) {
         out[n++] = tag;
         switch (tag) {
         case WP_T_EXTP: case WP_T_EXT: case WP_T_BIN: i += 3; break;
-        case WP_T_BREF: case WP_T_RECDEFS: case WP_T_I32: case WP_T_U32: i += 2; break;
+        case WP_T_BREF: case WP_T_RECDEFS: case WP_T_RECDEF: case WP_T_I32: case WP_T_U32: i += 2; break;
         case WP_T_F64: i = ((i + 2) & ~1u) + 2; break;
         default: i += 1; break;
         }

@@ -338,15 +338,19 @@ static void structured_mode(uint32_t cfg, const uint8_t *data, size_t size) {
         uint32_t pos = 0;
         fz_cbor_check_det(o1.p, (uint32_t)o1.len, &pos);
         FZ_CHECK(pos == o1.len, "det: %zu bytes after the value", o1.len - pos);
-        dec_rebuild(FZ_CBOR, &o1, dflags, &c1, &t2, "deterministic");
-        FZ_CHECK(enc(FZ_CBOR, t2.w, t2.len, det, wp_encode_out_bound(t2.len), &o2, 0) == WP_OK);
-        pos = 0;
-        fz_cbor_check_det(o2.p, (uint32_t)o2.len, &pos);
-        /* (no value comparison here: the rebuild turns integral floats into integers, which
-         * changes the encoded keys and so the order of map entries) */
-        dec_rebuild(FZ_CBOR, &o2, dflags, &c2, &t3, "deterministic (second)");
-        FZ_CHECK(enc(FZ_CBOR, t3.w, t3.len, det, wp_encode_out_bound(t3.len), &o3, 0) == WP_OK);
-        same(&o2, &o3, "second and third deterministic encodes");
+        /* the fixed point holds for what a rebuild can express (not dates, not values the decoder
+         * wraps in its markers, such as cbor-x record, packed and bundle tags) */
+        if (dec_rebuild(FZ_CBOR, &o1, dflags, &c1, &t2, "deterministic")) {
+            FZ_CHECK(enc(FZ_CBOR, t2.w, t2.len, det, wp_encode_out_bound(t2.len), &o2, 0) == WP_OK);
+            pos = 0;
+            fz_cbor_check_det(o2.p, (uint32_t)o2.len, &pos);
+            /* (no value comparison here: the rebuild turns integral floats into integers, which
+             * changes the encoded keys and so the order of map entries) */
+            if (dec_rebuild(FZ_CBOR, &o2, dflags, &c2, &t3, "deterministic (second)")) {
+                FZ_CHECK(enc(FZ_CBOR, t3.w, t3.len, det, wp_encode_out_bound(t3.len), &o3, 0) == WP_OK);
+                same(&o2, &o3, "second and third deterministic encodes");
+            }
+        }
     }
 
     /* plain (CBOR: bits 0-1 choose INDEFINITE / FLOAT64): value for value, then byte for byte */

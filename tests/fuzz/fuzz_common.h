@@ -688,6 +688,9 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
                 FZ_CHECK(tv >= WP_LEN_ESCAPE, "escaped tag %llu", (unsigned long long)tv);
             }
             if (c) { fz_buf_u8(c, 'G'); fz_buf_u64(c, tv); }
+            /* tags from 2^64 - 3 * 2^16 up are the decoder's own markers around cbor-x record
+             * definitions, packed tables and bundles: a rebuild cannot express them */
+            if (tv >= 0xfffffffffffd0000ull) x->skip = 1;
             if (et) {
                 if (tv < WP_LEN_ESCAPE) fz_et_tag(et, WP_E_TAG, (uint32_t)tv);
                 else { fz_et_tag(et, WP_E_TAG, WP_LEN_ESCAPE); fz_et_word(et, (uint32_t)tv); fz_et_word(et, (uint32_t)(tv >> 32)); }
@@ -710,6 +713,9 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             FZ_CHECK(!cbor && x->recs, "RECDEF without a record table");
             uint32_t slot = p & 0xfffffu, hb = (p & WP_RECDEF_HB0) != 0;
             FZ_CHECK((p & ~(0xfffffu | WP_RECDEF_HB0)) == 0 && slot < WP_REC_SLOTS, "RECDEF payload %x", p);
+            FZ_CHECK(x->i < x->limit, "RECDEF past the end");
+            uint32_t def_at = w[x->i++];
+            FZ_CHECK(def_at + 4u <= x->d->len, "RECDEF offset %u (input %u bytes)", def_at, x->d->len);
             /* d4 72 id (one byte) or d5 72 id high: an extension of 1 or 2 bytes */
             fz_lim(x, FZ_LIM_EXT, (hb || slot >= 64) ? 2 : 1);
             if (c) { fz_buf_u8(c, 'r'); fz_buf_u32(c, slot); }
