@@ -50,6 +50,7 @@ export default defineConfig({
           environment: 'node',
           include,
           exclude,
+          setupFiles: ['tests/setup-seed.js'],
         },
       },
       {
@@ -62,6 +63,7 @@ export default defineConfig({
           name: 'browser',
           include,
           exclude: [...exclude, 'tests/**/*.node.test.js'],
+          setupFiles: ['tests/setup-seed.js'],
           testTimeout: 30000,
           browser: {
             enabled: true,
@@ -84,7 +86,7 @@ export default defineConfig({
           environment: 'node',
           include,
           exclude,
-          setupFiles: ['tests/setup-emcc.js'],
+          setupFiles: ['tests/setup-seed.js', 'tests/setup-emcc.js'],
         },
       },
     ],

@@ -112,8 +112,13 @@ for (const F of FORMATS) {
       await fc.assert(fc.asyncProperty(fc.array(value.filter((v) => v !== null), { minLength: 1, maxLength: 5 }), chunkSizes, async (vals, sizes) => {
         const bytes = await encodeAll(new F.EncStream(), vals);
         const { out, error } = await run(new F.PeerDec({ mapsAsObjects: true }), splitBy(bytes, sizes));
-        expect(error).toBe(null);
-        same(out, vals);
+        // cbor-x's native string extractor reads ahead and throws on a string cut by a chunk
+        // boundary (a peer bug, also excused in tests/fuzz-differential.node.test.js)
+        const peerBug = F.name === 'cbor' && error && /Unexpected end of buffer reading string/.test(String(error.message));
+        if (!peerBug) {
+          expect(error).toBe(null);
+          same(out, vals);
+        }
         // and ours reads it the same way
         same((await run(new F.DecStream({ mapsAsObjects: true }), splitBy(bytes, sizes))).out, vals);
       }), { numRuns: 60 });
