@@ -49,7 +49,7 @@ async function loadSuites(names) {
   // fixed order: the peers' own benchmarks first, memory (child processes) last
   const order = ['peers-benchmark', 'msgpack-benchmark', 'cbor', 'stream', 'varied', 'memory'];
   suites.sort((x, y) => (order.indexOf(x.name) + 1 || 99) - (order.indexOf(y.name) + 1 || 99));
-  const wanted = names.filter((n) => n !== 'browser');
+  const wanted = names.filter((n) => n !== 'browser' && n !== 'transcode');
   if (!names.length) return suites;
   const unknown = wanted.filter((n) => !suites.some((s) => s.name === n));
   if (unknown.length) {
@@ -352,6 +352,21 @@ async function main() {
       out('(no browser suite yet: bench/browser/run.js does not exist)');
       out();
     }
+  }
+
+  // Transcoding (issue 8: wirepack/transcode and the native CLI), its own program; full runs, or
+  // when named (`node bench/run.js transcode`); not in --quick smoke runs.
+  const TRANSCODE_RUNNER = path.join(BENCH_DIR, 'transcode.js');
+  if ((full || args.suites.includes('transcode')) && !cfg.quick && fs.existsSync(TRANSCODE_RUNNER)) {
+    log('[bench] transcode: node bench/transcode.js ...');
+    out('## Transcoding, find and the CLI (bench/transcode.js)');
+    out();
+    const r = await runChild([TRANSCODE_RUNNER], { ...process.env }, (s) => md.push(...s.replace(/\n$/, '').split('\n')));
+    if (r.code !== 0) {
+      out(`FAILED: node bench/transcode.js exited ${r.code ?? r.signal ?? r.error}`);
+      report.failures.push({ suite: 'transcode', id: '(runner)', reason: `exited ${r.code ?? r.signal ?? r.error}` });
+    }
+    out();
   }
 
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;

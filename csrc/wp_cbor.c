@@ -386,6 +386,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             }
             if (wp_over(arg > 0xffffffffu ? 0xffffffffu : (uint32_t)arg, d->max_str)) FAIL(WP_ERR_LIMIT, start);
             if (arg > left) FAIL(WP_ERR_TRUNCATED, start);
+            if (bundle_s && (uint64_t)r.pos + arg > bundle_s) FAIL(WP_ERR_BAD_BUNDLE, start); /* into the bundle's strings */
             uint32_t n = (uint32_t)arg;
             const uint8_t *s = wp_rd_ptr(&r);
             if (is_key) {
@@ -521,6 +522,9 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
     return WP_OK;
 
 fail:
+    /* sizes from the bounds never run out, except when bytes are read both as a bundle's strings
+     * and as items (a malformed bundle the checks above did not catch first) */
+    if (err == WP_ERR_TAPE_FULL && bundle_s) err = WP_ERR_BAD_BUNDLE;
     return wp_dec_fail(d, tb, t.len, err, eoff, keep_keys, keep_shapes);
 }
 

@@ -264,6 +264,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             }
             if (wp_over(n, d->max_str)) FAIL(WP_ERR_LIMIT, start);
             if (n > wp_rd_left(&r) - hl) FAIL(WP_ERR_TRUNCATED, start);
+            if (wp_unlikely(bundle_on) && (uint64_t)start + hl + n > b_S) FAIL(WP_ERR_BAD_BUNDLE, start);
             const uint8_t *s = wp_rd_at(&r, start + hl);
             uint32_t id = intern ? wp_key_intern(tb, s, n) : WP_NO_ID;
             if (id != WP_NO_ID) {
@@ -385,6 +386,10 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             }
             uint32_t left = wp_rd_left(&r) - hl;
             r.pos = start + hl;
+            /* an item's bytes end before the current bundle's strings, like the item itself */
+            /* (the next bundle's extension is the exception: its data holds this bundle's strings) */
+            if (wp_unlikely(bundle_on) && kind != 3 && kind != 4 && !(kind == 5 && ext_type == 0x62) && n <= left &&
+                (uint64_t)r.pos + n > b_S) FAIL(WP_ERR_BAD_BUNDLE, start);
             {
                 uint32_t lim = kind == 1 ? d->max_str : kind == 2 ? d->max_bin : kind == 3 ? d->max_array
                              : kind == 4 ? d->max_map : d->max_ext;
@@ -590,6 +595,9 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     return WP_OK;
 
 fail:
+    /* sizes from the bounds never run out, except when bytes are read both as bundle strings and
+     * as values (a malformed bundle the checks above did not catch first) */
+    if (err == WP_ERR_TAPE_FULL && bundle_on) err = WP_ERR_BAD_BUNDLE;
     if (recs && undo) wp_rec_undo(recs, undo, nundo);
     return wp_dec_fail(d, tb, t.len, err, eoff, keep_keys, keep_shapes);
 }
