@@ -184,6 +184,11 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
     wp_err err = WP_OK;
     uint32_t eoff = 0;
     uint32_t keep_keys = tb->nkeys, keep_shapes = tb->nshapes;
+    /* where the current bundle's strings start, and the previous bundle's (0: none). Items lie
+     * before the current bundle's strings, and a previous bundle's strings are exactly the two
+     * elements a new bundle skips, so no byte is both a bundle string and an item (and string
+     * memory stays bounded by the input). */
+    uint32_t bundle_s = 0, bundle_prev_s = 0;
 
     wp_dec_reset(d, tb);
 
@@ -194,11 +199,6 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
     uint32_t ktop = 0, sp = 0;
     uint32_t packed_open = 0; /* open tag-51 arrays: packed references may be map keys */
     uint32_t bundle_end = 0;  /* after the strings of the last bundle of this top-level item (0: none) */
-    /* where the current bundle's strings start, and the previous bundle's (0: none). Items lie
-     * before the current bundle's strings, and a previous bundle's strings are exactly the two
-     * elements a new bundle skips, so no byte is both a bundle string and an item (and string
-     * memory stays bounded by the input). */
-    uint32_t bundle_s = 0, bundle_prev_s = 0;
 
     if (d->len == 0) FAIL(WP_ERR_TRUNCATED, 0);
 
