@@ -344,6 +344,13 @@ export class Packr extends Unpackr {
       this.finishTape(tape);
       out = emit(tape, this.cborFlags, this);
       failed = false;
+    } catch (e) {
+      // a deep (or cyclic) value can exhaust the JS stack before maxDepth on engines with a small
+      // stack (Chromium with records): report it like maxDepth does
+      if (e instanceof RangeError && /call stack/i.test(e.message)) {
+        throw new RangeError('wirepack: value nested too deeply for the JS stack (or cyclic: see structuredClone), before maxDepth');
+      }
+      throw e;
     } finally {
       tape.busy = false;
       releaseMemory();
