@@ -54,12 +54,12 @@ export const CONTENDERS = [
     role: 'variant',
     ops: ['decode'],
     create: () => {
-      const unpackr = new wirepack.Unpackr({ codegen: false });
+      const unpackr = new wirepack.Unpackr({ codegen: false, useRecords: false }); // objects, as unpack (msgpackr's rule)
       return {
         encode: (obj) => wirepack.pack(obj),
         decode: (buf) => unpackr.unpack(buf),
         encodeLabel: 'wirepack, eval-free: buf = pack(obj);',
-        decodeLabel: 'wirepack, eval-free: new Unpackr({codegen: false}).unpack(buf);',
+        decodeLabel: 'wirepack, eval-free: new Unpackr({codegen: false, useRecords: false}).unpack(buf);',
       };
     },
   },

@@ -424,7 +424,7 @@ async function main() {
     `to the input (else FAILED); ${cfg.rounds} rounds, each running every (contender, op) once (rotating order) for a ~${cfg.batchMs} ms batch ` +
     `after ${cfg.warmupMs} ms warm-up; op/s is the median round${cfg.quick ? ' (quick smoke run: numbers are rough)' : ''}. ` +
     `As the jsbench page: encode(obj) on the parsed object, decode of each contender's own encoding; JSON is JSON.stringify(obj) / JSON.parse(str), size in UTF-8 bytes.`);
-  out(`- rows: wirepack = pack/unpack; wirepack-eval-free = new Unpackr({codegen: false}) (decode only: encoding has no code generation); ` +
+  out(`- rows: wirepack = pack/unpack; wirepack-eval-free = new Unpackr({codegen: false, useRecords: false}) (decode only: encoding has no code generation); ` +
     `msgpackr-records = new Packr({structures: []}) as jsbench times it (reference row: not plain MessagePack, not a "best peer"). ` +
     `Best peer: msgpackr or JSON for wirepack, cbor-x or JSON for wirepack/cbor.`);
 
