@@ -100,8 +100,30 @@ function flushChunks(stream, callback) {
   callback(error);
 }
 
+/** What both decoder streams share: bytes in, values out through their ChunkDecoder. */
+class DecodingStream extends Transform {
+  /**
+   * @param {any} chunk
+   * @param {BufferEncoding} _encoding
+   * @param {(error?: Error | null) => void} callback
+   */
+  _transform(chunk, _encoding, callback) {
+    transformChunk(/** @type {any} */ (this), chunk, callback);
+  }
+
+  /** @param {(error?: Error | null) => void} callback */
+  _flush(callback) {
+    flushChunks(/** @type {any} */ (this), callback);
+  }
+
+  /** What a decoded null is pushed as (object streams cannot carry null). */
+  getNullValue() {
+    return Symbol.for('null');
+  }
+}
+
 /** MessagePack bytes in (split anywhere), values out (msgpackr's UnpackrStream). */
-export class UnpackrStream extends Transform {
+export class UnpackrStream extends DecodingStream {
   /** @param {UnpackrStreamOptions} [options] */
   constructor(options) {
     const o = withOptions(options, { objectMode: true });
@@ -113,24 +135,6 @@ export class UnpackrStream extends Transform {
     this.chunks = new ChunkDecoder(unpackr, o);
   }
 
-  /**
-   * @param {any} chunk
-   * @param {BufferEncoding} _encoding
-   * @param {(error?: Error | null) => void} callback
-   */
-  _transform(chunk, _encoding, callback) {
-    transformChunk(this, chunk, callback);
-  }
-
-  /** @param {(error?: Error | null) => void} callback */
-  _flush(callback) {
-    flushChunks(this, callback);
-  }
-
-  /** What a decoded null is pushed as (object streams cannot carry null). */
-  getNullValue() {
-    return Symbol.for('null');
-  }
 }
 
 /** Values in, CBOR bytes out (cbor-x's EncoderStream). */
@@ -163,7 +167,7 @@ export class CborEncoderStream extends Transform {
 }
 
 /** CBOR bytes in (split anywhere), items out (cbor-x's DecoderStream). */
-export class CborDecoderStream extends Transform {
+export class CborDecoderStream extends DecodingStream {
   /** @param {DecoderStreamOptions} [options] */
   constructor(options) {
     const o = withOptions(options, { objectMode: true });
@@ -175,22 +179,4 @@ export class CborDecoderStream extends Transform {
     this.chunks = new CborChunkDecoder(decoder, o);
   }
 
-  /**
-   * @param {any} chunk
-   * @param {BufferEncoding} _encoding
-   * @param {(error?: Error | null) => void} callback
-   */
-  _transform(chunk, _encoding, callback) {
-    transformChunk(this, chunk, callback);
-  }
-
-  /** @param {(error?: Error | null) => void} callback */
-  _flush(callback) {
-    flushChunks(this, callback);
-  }
-
-  /** What a decoded null is pushed as (object streams cannot carry null). */
-  getNullValue() {
-    return Symbol.for('null');
-  }
 }
