@@ -59,8 +59,28 @@ const outFile = files[1] && files[1] !== '-' ? files[1] : null;
 let input;
 try { input = new Uint8Array(readFileSync(inFile)); } catch (e) { process.stderr.write(`wirepack: ${files[0]}: ${e.message}\n`); process.exit(1); }
 const NAMES = { msgpack: 'MessagePack', cbor: 'CBOR', json: 'JSON' };
+/** The values before an error in a stream are written, as the native command does. */
+const writePrefix = (e) => {
+  if (!multiple || findPath !== null || doValidate || (to === from && !diag)) return;
+  let end = 0;
+  try {
+    for (;;) {
+      const r = find(input.subarray(end), '', { format: from, range: true });
+      if (r === null || end + r[1] > e.offset) break;
+      end += r[1];
+    }
+  } catch { /* the failing value */ }
+  if (end === 0) return;
+  const head = input.subarray(0, end);
+  const part = diag || to === 'json'
+    ? transcode(from === 'json' ? transcode(head, { from, to: 'msgpack', multiple, maxDepth }) : head,
+      { from: from === 'json' ? 'msgpack' : from, to: 'json', diag, multiple: true, lines: true, indent, maxDepth, wireOrder: true })
+    : transcode(head, { from, to, multiple, maxDepth });
+  if (outFile) writeFileSync(outFile, part); else process.stdout.write(part);
+};
 const fail = (e) => {
   if (!e || typeof e.offset !== 'number') throw e;
+  try { writePrefix(e); } catch { /* nothing more to keep */ }
   process.stderr.write(`wirepack: ${NAMES[from]} input: ${e.code} at byte ${e.offset}\n`);
   process.exit(1);
 };

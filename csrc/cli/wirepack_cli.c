@@ -66,6 +66,22 @@ static uint8_t *read_all(FILE *f, size_t *len) {
     return buf;
 }
 
+/* JSON output goes through a fixed buffer that the transcoder flushes as it fills (grown only
+ * for a single string that does not fit), so memory stays small and no page is touched twice. */
+typedef struct cli_sink { FILE *out; int failed; } cli_sink;
+static uint8_t *cli_flush(void *user, uint8_t *buf, uint32_t n, uint32_t need, uint32_t *cap) {
+    cli_sink *s = user;
+    if (n && fwrite(buf, 1, n, s->out) != n) { s->failed = 1; return NULL; }
+    if (need > *cap) {
+        uint32_t c = need > 0x7FFFFFFFu ? need : need * 2 > 0xFFFFFFF0u ? 0xFFFFFFF0u : need * 2;
+        uint8_t *nb = realloc(buf, c);
+        if (!nb) return NULL;
+        *cap = c;
+        return nb;
+    }
+    return buf;
+}
+
 static const char *fmt_name(uint32_t f) { return f == WP_FMT_JSON ? "JSON" : f == WP_FMT_CBOR ? "CBOR" : "MessagePack"; }
 
 static int fail(wp_err e, uint32_t off, uint32_t from) {
@@ -236,6 +252,28 @@ int main(int argc, char **argv) {
         if (from == WP_FMT_JSON && !ndjson) {
             /* one document */
             multi = 0;
+        }
+        if (to == WP_FMT_JSON) {
+            /* one call over the whole stream, output flushed as it fills */
+            cli_sink sink = {out, 0};
+            wp_transcoder t;
+            memset(&t, 0, sizeof t);
+            t.in = buf; t.len = n; t.from = from; t.to = to; t.indent = indent; t.max_depth = max_depth;
+            t.flags = flags | multi;
+            t.scratch = scratch; t.scratch_cap = sw;
+            t.out_cap = 1u << 18;
+            t.out = malloc(t.out_cap);
+            if (!t.out) { fprintf(stderr, "wirepack: out of memory\n"); rc = 1; goto done; }
+            t.flush = cli_flush; t.flush_user = &sink;
+            wp_err e = wp_transcode(&t);
+            if (sink.failed) { fprintf(stderr, "wirepack: write error\n"); rc = 1; }
+            else if (e != WP_OK) {
+                /* what converted before the error is written, as value-by-value output would be */
+                fwrite(t.out, 1, t.out_len, out);
+                rc = fail(e, t.err.offset, from);
+            } else if (fwrite(t.out, 1, t.out_len, out) != t.out_len) { fprintf(stderr, "wirepack: write error\n"); rc = 1; }
+            free(t.out);
+            goto done;
         }
         for (;;) {
             if (from == WP_FMT_JSON) {

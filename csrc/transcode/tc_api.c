@@ -64,6 +64,33 @@ WP_INLINE uint32_t tc_skip_json_ws(const uint8_t *in, uint32_t p, uint32_t len) 
     return p;
 }
 
+/* Out of room: with a sink, flush the finished bytes, move the unfinished tail to the front and
+ * grow if still needed; without one, the call fails with OUTPUT_FULL. */
+bool tc_room_slow(tc_out *o, uint32_t n) {
+    if (o->flush && !o->full) {
+        uint32_t k = o->keep;
+        if (k) {
+            uint8_t *p = o->flush(o->user, o->p, k, 0, &o->cap);
+            if (!p) goto fail;
+            o->p = p;
+            o->flushed += k;
+            __builtin_memmove(o->p, o->p + k, o->len - k);
+            o->len -= k;
+            o->keep = 0;
+        }
+        if (n <= o->cap - o->len) return true;
+        uint64_t need = (uint64_t)o->len + n;
+        if (need > 0xFFFFFFF0u) goto fail;
+        uint8_t *p = o->flush(o->user, o->p, 0, (uint32_t)need, &o->cap);
+        if (!p || n > o->cap - o->len) goto fail;
+        o->p = p;
+        return true;
+    }
+fail:
+    o->full = true;
+    return false;
+}
+
 wp_err wp_transcode(wp_transcoder *t) {
     tc_job j;
     t->out_len = 0;
@@ -77,10 +104,12 @@ wp_err wp_transcode(wp_transcoder *t) {
     }
     j.o.p = t->out;
     j.o.cap = t->out_cap;
+    if (t->to == WP_FMT_JSON && t->flush) { j.o.flush = t->flush; j.o.user = t->flush_user; }
     j.indent = t->indent;
     j.flags = t->flags;
     bool multi = t->flags & WP_TC_MULTIPLE;
     bool json_in = t->from == WP_FMT_JSON;
+    uint64_t flushed_at_value = 0;
     for (;;) {
         if (json_in) {
             j.pos = tc_skip_json_ws(j.in, j.pos, j.len);
@@ -91,6 +120,7 @@ wp_err wp_transcode(wp_transcoder *t) {
             if (json_in) { j.err = WP_ERR_BAD_TAPE; j.err_off = 0; ok = 0; }
             else ok = tc_bin_to_json(&j, t->from == WP_FMT_CBOR);
             if (ok && (t->flags & WP_TC_LINES)) {
+                j.o.keep = j.o.len;
                 if (tc_room(&j.o, 1)) tc_put(&j.o, '\n'); else ok = 0;
             }
         } else if (json_in) {
@@ -105,7 +135,12 @@ wp_err wp_transcode(wp_transcoder *t) {
         } else {
             ok = tc_bin_to_bin(&j, t->from == WP_FMT_CBOR);
         }
+        t->out = j.o.p;
+        t->out_cap = j.o.cap;
         if (!ok) {
+            /* out_len: the end of the last complete value in out (bytes since flushed shift it) */
+            uint64_t moved = j.o.flushed - flushed_at_value;
+            t->out_len = moved >= t->out_len ? 0 : t->out_len - (uint32_t)moved;
             if (j.o.full && j.err == WP_OK) {
                 j.err = WP_ERR_OUTPUT_FULL;
                 j.err_off = j.pos;
@@ -117,6 +152,7 @@ wp_err wp_transcode(wp_transcoder *t) {
         t->nvalues++;
         t->end = j.pos;
         t->out_len = j.o.len;
+        flushed_at_value = j.o.flushed;
         if (t->flags & WP_TC_FIRST) break;
         if (!multi) {
             if (json_in) j.pos = tc_skip_json_ws(j.in, j.pos, j.len);

@@ -32,12 +32,16 @@ typedef struct tc_out {
     uint8_t *p;
     uint32_t len, cap;
     bool full;      /* set once a write did not fit (the call then fails with OUTPUT_FULL) */
+    uint32_t keep;  /* with a sink: bytes before keep are finished and may be flushed */
+    uint64_t flushed; /* bytes given to the sink so far */
+    uint8_t *(*flush)(void *user, uint8_t *out, uint32_t n, uint32_t need, uint32_t *cap);
+    void *user;
 } tc_out;
 
+bool tc_room_slow(tc_out *o, uint32_t n);
 WP_INLINE bool tc_room(tc_out *o, uint32_t n) {
     if (wp_likely(n <= o->cap - o->len)) return true;
-    o->full = true;
-    return false;
+    return tc_room_slow(o, n);
 }
 WP_INLINE void tc_put(tc_out *o, uint32_t b) { o->p[o->len++] = (uint8_t)b; }
 WP_INLINE void tc_puts(tc_out *o, const void *s, uint32_t n) { __builtin_memcpy(o->p + o->len, s, n); o->len += n; }

@@ -358,6 +358,7 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
     j->nfix = 0;
     for (;;) {
         bool is_key = false;
+        o->keep = o->len; /* what is written so far is final (the undo below stays within one step) */
         if (depth) {
             tc_frame *f = &j->st[depth - 1];
             bool closing;

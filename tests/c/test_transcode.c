@@ -6,6 +6,44 @@
 #include <math.h>
 #include "test_util.h"
 
+/* ---- the output sink: JSON output through buffers of a few bytes gives the same bytes */
+typedef struct sink_acc { tu_buf got; uint32_t calls; } sink_acc;
+static uint8_t *sink_flush(void *user, uint8_t *buf, uint32_t n, uint32_t need, uint32_t *cap) {
+    sink_acc *a = user;
+    a->calls++;
+    if (n) tu_buf_bytes(&a->got, buf, n);
+    if (need > *cap) {
+        uint8_t *nb = realloc(buf, need); /* exactly need: the tightest case */
+        if (!nb) return NULL;
+        *cap = need;
+        return nb;
+    }
+    return buf;
+}
+
+/* t has just run without a sink (error e): run it again with sinks of 1, 7 and 64 bytes */
+static void sink_check(const wp_transcoder *ref, wp_err e) {
+    static const uint32_t caps[] = {1, 7, 64};
+    for (int i = 0; i < 3; i++) {
+        wp_transcoder t = *ref;
+        sink_acc a = {0};
+        t.out_cap = caps[i];
+        t.out = malloc(t.out_cap);
+        t.flush = sink_flush; t.flush_user = &a;
+        wp_err e2 = wp_transcode(&t);
+        /* indentation can need more than the bound without a sink: only then may they differ */
+        if (e == WP_ERR_OUTPUT_FULL) { free(t.out); tu_buf_free(&a.got); continue; }
+        CHECK(e2 == e, "sink %u: error %d, without %d", caps[i], (int)e2, (int)e);
+        if (e2 == e && e != WP_OK) CHECK_EQ_U(t.err.offset, ref->err.offset);
+        tu_buf_bytes(&a.got, t.out, t.out_len);
+        if (e == WP_OK) CHECK_BYTES(a.got.p, a.got.len, ref->out, ref->out_len);
+        else CHECK(a.got.len >= ref->out_len && (!ref->out_len || memcmp(a.got.p, ref->out, ref->out_len) == 0),
+                   "sink %u: the complete values are not a prefix", caps[i]);
+        free(t.out);
+        tu_buf_free(&a.got);
+    }
+}
+
 /* transcode hex or text input; returns the error, output in *out (malloc'd) */
 static wp_err tt_run(uint32_t from, uint32_t to, const uint8_t *src, uint32_t n, uint32_t flags, uint32_t indent,
                      uint8_t **out, uint32_t *outlen, uint32_t *erroff) {
@@ -21,6 +59,7 @@ static wp_err tt_run(uint32_t from, uint32_t to, const uint8_t *src, uint32_t n,
     wp_err e = wp_transcode(&t);
     *out = t.out; *outlen = t.out_len;
     if (erroff) *erroff = t.err.offset;
+    if (to == WP_FMT_JSON) sink_check(&t, e);
     free(in); free(t.scratch);
     return e;
 }
@@ -133,6 +172,8 @@ int main(void) {
     to_json(WP_FMT_MSGPACK, "a6 22 5c 0a 01 7f e9", "\"\\\"\\\\\\n\\u0001\x7f\xef\xbf\xbd\"", 0);
     to_json(WP_FMT_MSGPACK, "82 a1 61 d4 00 00 a1 62 92 d4 00 00 01", "{\"b\":[null,1]}", 0);
     to_json(WP_FMT_MSGPACK, "82 a1 61 01 a1 62 d4 00 00", "{\"a\":1}", 0);
+    /* left-out members under indentation: the undone separator and indent never reach a sink */
+    to_json(WP_FMT_MSGPACK, "83 a1 61 01 a1 62 d4 00 00 a1 63 81 a1 64 d4 00 00", "{\n  \"a\": 1,\n  \"c\": {}\n}", 2);
     to_json(WP_FMT_MSGPACK, "82 01 02 c3 c0", "{\"1\":2,\"true\":null}", 0);
     /* key order as JSON.stringify(decode(x)) writes it: else KEY_ORDER (or wire order on request) */
     to_json(WP_FMT_MSGPACK, "83 a1 30 01 a1 32 02 a1 62 03", "{\"0\":1,\"2\":2,\"b\":3}", 0);

@@ -1,0 +1,108 @@
+// The `wirepack` command: the native binary (build/native/wirepack, built by `npm test`) and the
+// wasm fallback of bin/wirepack.js (WIREPACK_CLI_WASM=1) must give the same bytes, messages and
+// exit codes. JSON output is checked against JSON.stringify of the decoded value.
+import { describe, test, expect } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pack, unpack } from 'wirepack';
+import { encode as cborEncode } from 'wirepack/cbor';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const NATIVE = path.join(ROOT, 'build/native/wirepack');
+const BIN = path.join(ROOT, 'bin/wirepack.js');
+const FIX = (name) => fs.readFileSync(path.join(ROOT, 'bench/fixtures', name), 'utf8');
+
+/** @param {'native'|'wasm'} kind @param {string[]} args @param {string|Uint8Array} [input] */
+function cli(kind, args, input = '') {
+  const r = kind === 'native'
+    ? spawnSync(NATIVE, args, { input, maxBuffer: 1 << 30 })
+    : spawnSync(process.execPath, [BIN, ...args], { input, maxBuffer: 1 << 30, env: { ...process.env, WIREPACK_CLI_WASM: '1' } });
+  return { status: r.status, stdout: r.stdout, stderr: String(r.stderr) };
+}
+
+test('the native CLI is built (npm test builds it with build.sh --native)', () => {
+  expect(fs.existsSync(NATIVE)).toBe(true);
+});
+
+describe.each(['native', 'wasm'])('%s CLI', (kind) => {
+  test('README example: {"foo": "bar"} | wirepack -J -m', () => {
+    const r = cli(kind, ['-J', '-m'], '{"foo": "bar"}');
+    expect(r.status).toBe(0);
+    expect(Buffer.from(r.stdout).toString('hex')).toBe('81a3666f6fa3626172');
+  });
+
+  test.each(['example4.json', 'example-twitter.json', 'sample-large.json', 'strings.json', 'numbers.json'])('-M -j and -C -j of %s: JSON.stringify(decode(x)) per line', (name) => {
+    const value = JSON.parse(FIX(name));
+    const want = JSON.stringify(value) + '\n';
+    const m = cli(kind, ['-M', '-j'], pack(value));
+    expect(m.status).toBe(0);
+    expect(m.stdout.toString()).toBe(want);
+    const c = cli(kind, ['-C', '-j'], cborEncode(value));
+    expect(c.status).toBe(0);
+    expect(c.stdout.toString()).toBe(want);
+    expect(cli(kind, ['-M', '-2'], pack(value)).stdout.toString()).toBe(JSON.stringify(value, null, 2) + '\n');
+  });
+
+  test('a stream of messages, one JSON line each; NDJSON in', () => {
+    const values = [1, 'two', { three: [3] }, null, [true, false]];
+    const stream = Buffer.concat(values.map((v) => pack(v)));
+    const r = cli(kind, ['-M', '-j'], stream);
+    expect(r.stdout.toString()).toBe(values.map((v) => JSON.stringify(v) + '\n').join(''));
+    const s = cli(kind, ['-S', '-m'], values.map((v) => JSON.stringify(v)).join('\n'));
+    expect(Buffer.from(s.stdout).equals(stream)).toBe(true);
+  });
+
+  test('output larger than any buffer, and a string larger than the output buffer', () => {
+    // ~3 MB of output: the native CLI flushes a 256 KB buffer and grows it for the long string
+    const big = { s: 'x"\\'.repeat(400_000), list: Array.from({ length: 50_000 }, (_, i) => ({ i, f: i / 7, t: `é${i}` })) };
+    const r = cli(kind, ['-M', '-j'], pack(big));
+    expect(r.status).toBe(0);
+    expect(r.stdout.toString()).toBe(JSON.stringify(big) + '\n');
+    expect(JSON.parse(cli(kind, ['-M', '-1'], pack(big)).stdout.toString())).toEqual(big);
+  });
+
+  test('errors name the byte offset, exit 1, and keep the values before them', () => {
+    // a complete value, then a truncated array
+    const r = cli(kind, ['-M', '-j'], Buffer.from('81a3666f6fa36261729201', 'hex'));
+    expect(r.status).toBe(1);
+    expect(r.stdout.toString()).toBe('{"foo":"bar"}\n');
+    expect(r.stderr).toMatch(/TRUNCATED at byte 11/);
+    const j = cli(kind, ['-J', '-m'], '{"a": [1, 2,]}');
+    expect(j.status).toBe(1);
+    expect(j.stderr).toMatch(/at byte 12/);
+    // an error deep inside a large document, after the output buffer has been flushed
+    const bad = Buffer.from(pack({ list: Array.from({ length: 30_000 }, (_, i) => ({ i, name: `n${i}` })), z: null }));
+    bad[bad.length - 1] = 0xc1; // the null becomes the one byte MessagePack never uses
+    const b = cli(kind, ['-M', '-j'], bad);
+    expect(b.status).toBe(1);
+    expect(b.stderr).toMatch(new RegExp(`at byte ${bad.length - 1}\\b`));
+    // and a value JSON cannot hold
+    expect(cli(kind, ['-M', '-j'], pack(new Uint8Array([1, 2]))).status).toBe(1);
+  });
+
+  test('--validate, --find, --diag, usage errors, files', () => {
+    const doc = pack({ a: [10, { b: 'deep' }], c: 1 });
+    expect(cli(kind, ['-M', '--validate'], doc).stdout.toString()).toMatch(/^ok/);
+    expect(cli(kind, ['-M', '--validate'], doc.subarray(0, 5)).status).toBe(1);
+    expect(cli(kind, ['-M', '-j', '--find', '/a/1/b'], doc).stdout.toString()).toBe('"deep"\n');
+    expect(cli(kind, ['-M', '--diag'], pack(new Uint8Array([1, 255]))).stdout.toString()).toBe("h'01ff'\n");
+    expect(cli(kind, ['-Q']).status).toBe(2);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wirepack-cli-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'in.json'), '{"x": [1, 2.5, "three"]}');
+      const r = cli(kind, ['-J', '-c', path.join(dir, 'in.json'), path.join(dir, 'out.cbor')]);
+      expect(r.status).toBe(0);
+      expect(cli(kind, ['-C', '-j', path.join(dir, 'out.cbor')]).stdout.toString()).toBe('{"x":[1,2.5,"three"]}\n');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+test('unpack agrees with the CLI on a fixture (sanity of the comparison itself)', () => {
+  const v = JSON.parse(FIX('example4.json'));
+  expect(JSON.parse(cli('native', ['-M', '-j'], pack(v)).stdout.toString())).toEqual(unpack(pack(v)));
+});
