@@ -24,11 +24,15 @@ describe('Buffers', () => {
     const pooled = Buffer.from([0x91, 0x05]);
     expect(unpack(pooled)).toEqual([5]);
   });
-  test('decoded bins survive changes to the input Buffer', () => {
-    const input = Buffer.from('c403010203', 'hex');
-    const v = unpack(input);
-    input.fill(0);
-    expect(Buffer.from(v).toString('hex')).toBe('010203');
+  test('decoded bins are Buffers: views of the input, or copies that survive changes to it (copyBuffers)', () => {
+    for (const input of [Buffer.from('c403010203', 'hex'), new Uint8Array(Buffer.from('c403010203', 'hex'))]) {
+      const view = unpack(input);
+      const copy = new Packr({ useRecords: false, copyBuffers: true }).unpack(input);
+      expect(Buffer.isBuffer(view) && Buffer.isBuffer(copy)).toBe(true);
+      input.fill(0);
+      expect(Buffer.from(copy).toString('hex')).toBe('010203');
+      expect(Buffer.from(view).toString('hex')).toBe('000000');
+    }
   });
 });
 

@@ -94,31 +94,38 @@ describe('output and aliasing', () => {
     for (const [bytes, theirs] of made) expectSameBytes(bytes, theirs, 'earlier output'); // unchanged
   }, 60000);
 
-  test('decoded bin/ext do not alias the input', () => {
+  test('decoded bin/ext are views of the input by default (as msgpackr), copies with copyBuffers', () => {
     const input = fromHex('93c40401020304d6050a0b0c0d' + 'c7030c112233');
     const [bin, ext4, ext3] = unpack(input);
-    input.fill(0xee);
     expect(hex(bin)).toBe('01020304');
-    expect(ext4.type).toBe(5);
-    expect(hex(ext4.data)).toBe('0a0b0c0d');
-    expect(hex(ext3.data)).toBe('112233');
-    expect(bin.buffer).not.toBe(input.buffer);
+    expect([ext4.type, hex(ext4.data), hex(ext3.data)]).toEqual([5, '0a0b0c0d', '112233']);
+    // views of the caller's bytes, never of wasm memory
+    expect(bin.buffer).toBe(input.buffer);
+    expect(ext4.data.buffer).toBe(input.buffer);
+    const copies = new wp.Unpackr({ copyBuffers: true, useRecords: false }).unpack(input);
+    input.fill(0xee);
+    expect(hex(bin)).toBe('eeeeeeee');
+    expect(hex(copies[0])).toBe('01020304');
+    expect(hex(copies[1].data)).toBe('0a0b0c0d');
+    expect(hex(copies[2].data)).toBe('112233');
+    expect(copies[0].buffer).not.toBe(input.buffer);
   });
 
   test('decoded bins do not alias each other or later decodes', () => {
-    const msg1 = pack([new Uint8Array([1, 2, 3]), seqBytes(300)]);
-    const msg2 = pack([new Uint8Array([7, 7, 7]), seqBytes(300, 100)]);
-    const r1 = unpack(msg1);
-    const r2 = unpack(msg2);
-    expect(hex(r1[0])).toBe('010203');
-    expect(hex(r1[1])).toBe(hex(seqBytes(300)));
-    r2[0].fill(0);
-    r2[1].fill(0);
-    expect(hex(r1[0])).toBe('010203');
-    expect(hex(r1[1])).toBe(hex(seqBytes(300)));
-    expect(hex(unpack(msg2)[0])).toBe('070707');
-    r1[0][0] = 99;
-    expect(hex(unpack(msg1)[0])).toBe('010203');
+    for (const u of [new wp.Unpackr({ useRecords: false }), new wp.Unpackr({ useRecords: false, copyBuffers: true })]) {
+      const msg1 = pack([new Uint8Array([1, 2, 3]), seqBytes(300)]);
+      const msg2 = pack([new Uint8Array([7, 7, 7]), seqBytes(300, 100)]);
+      const r1 = u.unpack(msg1);
+      const r2 = u.unpack(msg2);
+      expect(hex(r1[0])).toBe('010203');
+      expect(hex(r1[1])).toBe(hex(seqBytes(300)));
+      r2[0].fill(0);
+      r2[1].fill(0);
+      expect(hex(r1[0])).toBe('010203');
+      expect(hex(r1[1])).toBe(hex(seqBytes(300)));
+      // a view changes with its input; a copy does not
+      expect(hex(u.unpack(msg2)[0])).toBe(u.copyBuffers ? '070707' : '000000');
+    }
   });
 
   test('2000 small maps with random keys in a row keep earlier results intact', () => {

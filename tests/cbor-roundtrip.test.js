@@ -306,6 +306,29 @@ describe('cross-decoding with cbor-x', () => {
     }
   });
 
+  test('typed arrays are views of the input when aligned and in machine order (as cbor-x), else copies', () => {
+    const body = new Uint8Array(new Float64Array([1.5, -2]).buffer);
+    // [null, 86(h'..')]: the float64 payload starts at byte 5 (misaligned): a copy
+    const misaligned = new Uint8Array([0x82, 0xf6, 0xd8, 0x56, 0x50, ...body]);
+    const [, a] = decode(misaligned);
+    expect(a).toBeInstanceOf(Float64Array);
+    expect(Array.from(a)).toEqual([1.5, -2]);
+    expect(a.buffer).not.toBe(misaligned.buffer);
+    // [_ null, null, null, null, 86(h'..')]: the payload starts at byte 8: a view
+    const aligned = new Uint8Array(32);
+    aligned.set([0x9f, 0xf6, 0xf6, 0xf6, 0xf6, 0xd8, 0x56, 0x50]);
+    aligned.set(body, 8);
+    aligned[24] = 0xff;
+    const got = decode(aligned.subarray(0, 25));
+    expect(Array.from(got[4])).toEqual([1.5, -2]);
+    expect(got[4].buffer).toBe(aligned.buffer);
+    const copied = new Decoder({ copyBuffers: true }).decode(aligned.subarray(0, 25));
+    expect(Array.from(copied[4])).toEqual([1.5, -2]);
+    expect(copied[4].buffer).not.toBe(aligned.buffer);
+    // big-endian float64 (tag 82): a copy, with the bytes swapped
+    expect(Array.from(decode(new Uint8Array([0xd8, 0x52, 0x48, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0])))).toEqual([1.5]);
+  });
+
   test('Dates, BigInts and Sets: the same tags as cbor-x', () => {
     // whole seconds in [2^16, 2^32): cbor-x always writes c1 1a ssssssss, which is also the
     // shortest head there (below 2^16 s wirepack writes a shorter head, e.g. Date(0) -> c1 00)

@@ -116,15 +116,22 @@ for (const [tag, C, size] of TYPED_LE) {
   if (size > 1) typedByTag.set(tag - 4, [C, size]); // the big-endian twin (e bit clear)
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /**
  * @param {number} tag
- * @param {Uint8Array} bytes
+ * @param {Uint8Array} bytes the byte string (a view of the input unless copyBuffers)
+ * @param {boolean} copy always a fresh ArrayBuffer (else, as cbor-x, a view of the input when
+ *   the byte order is the machine's and the offset is aligned)
  */
-function typedFromBytes(tag, bytes) {
+function typedFromBytes(tag, bytes, copy) {
   const entry = typedByTag.get(tag);
   if (!entry) return undefined;
   const [C, size] = entry;
   if (bytes.length % size !== 0) return undefined;
+  if (!copy && (size === 1 || (((tag - 64) & 4) !== 0) === LITTLE_ENDIAN) && bytes.byteOffset % size === 0) {
+    return new C(bytes.buffer, bytes.byteOffset, bytes.length / size);
+  }
   const ab = new ArrayBuffer(bytes.length);
   const u8 = new Uint8Array(ab);
   u8.set(bytes);
@@ -479,7 +486,7 @@ export class Decoder extends Unpackr {
             break;
           }
           if (tag >= 64 && tag <= 87 && value instanceof Uint8Array) {
-            const typed = typedFromBytes(tag, value);
+            const typed = typedFromBytes(tag, value, /** @type {any} */ (this).copyBuffers);
             if (typed !== undefined) return typed;
             break;
           }

@@ -57,7 +57,8 @@ const SMALL_ASCII = 12;
  * @property {boolean} [structuredClone] false refuses the structured-clone extensions 0x69/0x70
  * @property {boolean} [moreTypes] (Packr: the decoder always reads every msgpackr type)
  * @property {boolean} [int64AsNumber] msgpackr's older spelling of int64AsType: 'number'
- * @property {boolean} [copyBuffers] accepted: binary values are always copied out of the input
+ * @property {boolean} [copyBuffers] binary values (and extension data) are copies; by default
+ *   they are views of the input (subarrays of the bytes given to unpack), as in msgpackr
  * @property {boolean} [allowArraysInMapKeys] record keys that are arrays of primitives become
  *   their comma-joined string (msgpackr)
  * @property {number} [maxArrayLength] policy limit on declared array lengths (default: none)
@@ -332,6 +333,8 @@ export class TapeReader {
     /** CBOR tags -> values (the Decoder's tag handling) */
     this.opts = opts;
     this.roundF32 = opts.useFloat32 > 2;
+    /** binary values: copies (copyBuffers) or views of the input */
+    this.copyBuffers = !!opts.copyBuffers;
     this.codegen = opts.codegen !== false;
     // ASCII strings: one latin1 decode per message (or per string when the area is small)
     const ap = R[res + 2], an = R[res + 3];
@@ -448,8 +451,15 @@ export class TapeReader {
     }
   }
 
-  /** @param {number} off @param {number} n @returns {Uint8Array} (a Buffer in Node) */
+  /** @param {number} off @param {number} n @returns {Uint8Array} (a view of the input, or a copy: a Buffer in Node) */
   bytes(off, n) {
+    // msgpackr's and cbor-x's default: a view of the caller's input (never of wasm memory)
+    if (!this.copyBuffers) {
+      const input = this.input;
+      // a Buffer in Node whatever the input's type (as copies are)
+      if (NodeBuffer === undefined || NodeBuffer.isBuffer(input)) return input.subarray(off, off + n);
+      return NodeBuffer.from(input.buffer, input.byteOffset + off, n);
+    }
     const out = NodeBuffer ? NodeBuffer.allocUnsafe(n) : new Uint8Array(n);
     out.set(this.input.subarray(off, off + n));
     return out;
@@ -979,6 +989,8 @@ export class Unpackr {
     this.getStructures = o.getStructures;
     /** @type {boolean | undefined} */
     this.structuredClone = o.structuredClone;
+    /** @type {boolean} binary values are copies instead of views of the input */
+    this.copyBuffers = !!o.copyBuffers;
     /** @type {boolean} */
     this.allowArraysInMapKeys = !!o.allowArraysInMapKeys;
     if (o.sequential && o.trusted !== false) {
