@@ -2,9 +2,29 @@
 // (lead, issue 5). Each is checked against cbor-x on the same value.
 import { describe, test, expect } from 'vitest';
 import * as cborx from 'cbor-x';
-import { encode, decode, Encoder, Decoder, DecodeError, setSizeLimits } from 'wirepack/cbor';
+import { encode, decode, Encoder, Decoder, DecodeError, setSizeLimits, addExtension } from 'wirepack/cbor';
 
 describe('cbor-x extras', () => {
+  test("addExtension with cbor-x's README contract: encode(instance, encode) writes the item", () => {
+    class Temperature { constructor(c) { this.celsius = c; } }
+    const ext = { Class: Temperature, tag: 43311, encode(t, enc) { enc([t.celsius, 'C']); }, decode(item) { return new Temperature(item[0]); } };
+    addExtension(ext);
+    cborx.addExtension(ext);
+    const v = { now: new Temperature(21.5), list: [new Temperature(-3)] };
+    // (map headers and float widths differ from cbor-x's as documented; the tags do not)
+    expect(Buffer.from(encode(new Temperature(-3))).toString('hex')).toBe(Buffer.from(cborx.encode(new Temperature(-3))).toString('hex'));
+    const there = cborx.decode(encode(v));
+    expect([there.now.celsius, there.list[0].celsius]).toEqual([21.5, -3]);
+    const back = decode(cborx.encode(v));
+    expect(back.now).toBeInstanceOf(Temperature);
+    expect([back.now.celsius, back.list[0].celsius]).toEqual([21.5, -3]);
+    // an extension that returns its item instead of calling encode
+    class Celsius { constructor(c) { this.c = c; } }
+    addExtension({ Class: Celsius, tag: 43312, encode: (x) => x.c, decode: (c) => new Celsius(c) });
+    expect(Buffer.from(encode(new Celsius(7))).toString('hex')).toBe('d9a93007');
+    expect(decode(encode(new Celsius(7)))).toEqual(new Celsius(7));
+  });
+
   test('skipFunction leaves out function-valued properties (records and maps)', () => {
     const v = { a: 1, f() {}, b: 'x', nested: { g: () => 1, c: 2 } };
     for (const useRecords of [false, true]) {

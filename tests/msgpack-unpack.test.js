@@ -4,7 +4,8 @@
 // own bytes and its decoder.
 import { describe, test, expect } from 'vitest';
 import * as msgpackr from 'msgpackr';
-import { unpack, unpackMultiple, Unpackr, DecodeError, addExtension, ExtData } from 'wirepack';
+import { pack, unpack, unpackMultiple, Unpackr, DecodeError, addExtension, ExtData } from 'wirepack';
+import { encode as cborEncode, decode as cborDecode, addExtension as cborAddExtension } from 'wirepack/cbor';
 import { hex, fromHex, concat } from './helpers/bytes.js';
 
 const errorOf = (fn) => {
@@ -242,6 +243,27 @@ describe('user extensions (addExtension)', () => {
     expect(v[0]).toEqual(new Point(3, 4));
     expect(v[1]).toEqual(new Tagged('x'));
     expect(v[2].v.deep).toEqual(new Point(1, 2));
+  });
+
+  test('an extension that calls unpack and pack inside unpack (msgpackr README pattern) leaves the outer decode intact', () => {
+    class Box { constructor(inner) { this.inner = inner; } }
+    // the inner value's tape is larger than its bytes (2,000 small integers), and the outer
+    // message goes on after it: a nested call must not reuse the outer call's wasm arena
+    addExtension({ Class: Box, type: 0x33, pack: (b) => pack(b.inner), unpack: (d) => new Box(unpack(pack(unpack(d)))) });
+    // cbor-x's README form: encode(instance, encode) writes the item through the callback
+    cborAddExtension({ Class: Box, tag: 40999, encode: (b, enc) => { enc(cborEncode(b.inner)); }, decode: (d) => new Box(cborDecode(cborEncode(cborDecode(d)))) });
+    const inner = Array.from({ length: 2000 }, (_, i) => i % 100);
+    const v = [new Box(inner), 'after the extension', { k: 'v', n: [1.5, 2.5] }, 12345, new Box([new Box('nested twice')]), 'tail'];
+    for (const [enc, dec] of [[pack, unpack], [cborEncode, cborDecode]]) {
+      const out = dec(enc(v));
+      expect(out[0]).toBeInstanceOf(Box);
+      expect(out[0].inner).toEqual(inner);
+      expect(out.slice(1, 4)).toEqual(['after the extension', { k: 'v', n: [1.5, 2.5] }, 12345]);
+      expect(out[4].inner[0].inner).toBe('nested twice');
+      expect(out[5]).toBe('tail');
+      // and the next call works as usual
+      expect(dec(enc({ a: [1, 'b'] }))).toEqual({ a: [1, 'b'] });
+    }
   });
 });
 

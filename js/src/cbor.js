@@ -8,7 +8,7 @@ import { Unpackr, TapeReader, roundFloat32 } from './decode.js';
 import { Packr, Tape, writeBytes, writeHeader, FLOAT32_OPTIONS } from './encode.js';
 import { diagnose } from './diagnose.js';
 import { DecodeError } from './errors.js';
-import { runtime } from './runtime.js';
+import { forgetLimits } from './runtime.js';
 import { encodeAsIterableWith, encodeAsAsyncIterableWith } from './iterators.js';
 
 export { DecodeError };
@@ -75,8 +75,9 @@ export class Simple {
  * @typedef {object} Extension
  * @property {Function} [Class] values of this class encode with this tag
  * @property {number} tag
- * @property {(value: any, encode: (v: unknown) => Uint8Array) => unknown} [encode] what goes
- *   inside the tag for a value of Class
+ * @property {(value: any, encode: (v: unknown) => void) => unknown} [encode] writes what goes
+ *   inside the tag for a value of Class by calling `encode(item)` once (as cbor-x); when it
+ *   does not call it, its return value is the item
  * @property {(item: any) => unknown} [decode] the value for the tagged item
  */
 
@@ -304,7 +305,7 @@ export class Decoder extends Unpackr {
     this.maxArrayLength = lim(arr, sizeLimits.maxArraySize);
     this.maxMapLength = lim(map, sizeLimits.maxMapSize, sizeLimits.maxObjectSize);
     this.limitsVersion = sizeLimits.version;
-    runtime().limitsOwner = null; // the limits C holds may be this Decoder's old ones
+    forgetLimits(); // the limits C holds may be this Decoder's old ones
   }
 
   /** @returns {DecodeState} */
@@ -1331,7 +1332,15 @@ export class Encoder extends Packr {
     const ext = extensionsByClass.get(o.constructor);
     if (ext && ext.encode) {
       this.writeTag(T, ext.tag);
-      this.write(T, ext.encode(o, (v) => this.encode(v)), depth);
+      // cbor-x's contract: the callback writes the tagged item in place (its return value is
+      // ignored); an extension that never calls it has its return value written instead
+      let written = false;
+      const result = ext.encode.call(this, o, (/** @type {unknown} */ v) => {
+        if (written) throw new Error('wirepack: a CBOR extension may write one item (call encode once)');
+        written = true;
+        this.write(T, v, depth);
+      });
+      if (!written) this.write(T, result, depth);
       return;
     }
     if (o instanceof Date) {

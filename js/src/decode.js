@@ -6,7 +6,7 @@
  */
 import { DecodeError, ERROR_NAMES } from './errors.js';
 import { registry } from './ext.js';
-import { runtime, releaseMemory } from './runtime.js';
+import { acquire, release, releaseMemory } from './runtime.js';
 import { readExt, readPrefixExt, syncExtConfig } from './unpack-ext.js';
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
@@ -1123,9 +1123,9 @@ export class Unpackr {
   unpack(source, options) {
     let bytes = toBytes(source);
     if (options !== undefined) bytes = range(bytes, options);
-    const rt = runtime();
-    if (this.#decode(rt, bytes, this.flags) !== 0) throw errorFromResult(rt);
+    const rt = acquire();
     try {
+      if (this.#decode(rt, bytes, this.flags) !== 0) throw errorFromResult(rt);
       const r = reader(rt, bytes, this);
       const value = r.v();
       if (r.defs !== null) this.#keepDefinitions(r, false);
@@ -1136,6 +1136,7 @@ export class Unpackr {
       if (e instanceof RangeError && /call stack/i.test(e.message)) throw new DecodeError('DEPTH', 0, 'Nesting too deep for the JS stack');
       throw e;
     } finally {
+      release(rt);
       releaseMemory();
     }
   }
@@ -1149,7 +1150,22 @@ export class Unpackr {
    */
   unpackMultiple(source, forEach) {
     const bytes = toBytes(source);
-    const rt = runtime();
+    const rt = acquire();
+    try {
+      return this.#unpackMultiple(rt, bytes, forEach);
+    } finally {
+      release(rt);
+      releaseMemory();
+    }
+  }
+
+  /**
+   * @param {import('./runtime.js').Runtime} rt
+   * @param {Uint8Array} bytes
+   * @param {(value: any, start: number, end: number) => unknown} [forEach]
+   * @returns {any[] | undefined}
+   */
+  #unpackMultiple(rt, bytes, forEach) {
     const err = this.#decode(rt, bytes, this.flags | F_MULTIPLE);
     const failure = err !== 0 ? errorFromResult(rt) : null;
     const count = rt.u32[rt.res + 7];
@@ -1172,7 +1188,6 @@ export class Unpackr {
       }
       this.#keepDefinitions(r, true);
     }
-    releaseMemory();
     if (failure) {
       failure.values = values;
       failure.lastPosition = rt.u32[rt.res + 6];

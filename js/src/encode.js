@@ -11,7 +11,7 @@
  * extensions (Error 0x65, Set 0x73, RegExp 0x78, typed arrays 0x74, large BigInts 0x42).
  */
 import { ExtData, packExtensions } from './ext.js';
-import { runtime, releaseMemory } from './runtime.js';
+import { acquire, release, releaseMemory } from './runtime.js';
 import { DEFAULT_MAX_DEPTH, Unpackr } from './decode.js';
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
@@ -1258,7 +1258,20 @@ function writeBigInt(T, v) {
  * @returns {Uint8Array}
  */
 function emit(T, cborFlags, packr) {
-  const rt = runtime();
+  const rt = acquire();
+  try {
+    return emitWith(rt, T, cborFlags, packr);
+  } finally {
+    release(rt);
+  }
+}
+
+/**
+ * @param {import('./runtime.js').Runtime} rt
+ * @param {Tape} T @param {number} cborFlags @param {Packr | null} packr
+ * @returns {Uint8Array}
+ */
+function emitWith(rt, T, cborFlags, packr) {
   const x = rt.x;
   const words = T.p;
   if (!rt.reserve(words * 4)) throw new RangeError('wirepack: out of wasm memory');

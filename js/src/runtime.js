@@ -91,6 +91,8 @@ export class Runtime {
     /** record shapes by their keys (decode.js) */
     /** @type {Map<string, import('./decode.js').Shape> | null} */
     this.recShapes = null;
+    /** 1 while a call uses the arena (a decode reads its tape until the value is built) */
+    this.busy = 0;
   }
 
   /**
@@ -140,9 +142,56 @@ export const RELEASE_MEMORY_BYTES = 64 * 1024 * 1024;
 
 /** After a call: replace an instance whose memory grew past RELEASE_MEMORY_BYTES. */
 export function releaseMemory() {
-  if (current !== null && loaded !== null && current.u8.length > RELEASE_MEMORY_BYTES) {
+  if (current !== null && loaded !== null && current.busy === 0 && current.u8.length > RELEASE_MEMORY_BYTES) {
     current = new Runtime(new WebAssembly.Instance(loaded.module, loaded.imports));
   }
+}
+
+/**
+ * Instances for calls made while the main one is busy: user code run during a decode (an
+ * extension's unpack or read, a tag handler) may call unpack or pack again, and the arena still
+ * holds the outer call's tape. One spare per nesting level, made on first use.
+ * @type {Runtime[]}
+ */
+const spares = [];
+
+/**
+ * The runtime for one call that uses the arena: the main one, or a spare while it is busy.
+ * Pair with release().
+ * @returns {Runtime}
+ */
+export function acquire() {
+  const rt = runtime();
+  if (rt.busy === 0) {
+    rt.busy = 1;
+    return rt;
+  }
+  for (const s of spares) {
+    if (s.busy === 0) {
+      s.busy = 1;
+      return s;
+    }
+  }
+  if (loaded === null) throw new Error('wirepack: a nested call (unpack or pack inside an extension) needs the codec loaded from a module, not an instance');
+  const s = new Runtime(new WebAssembly.Instance(loaded.module, loaded.imports));
+  spares.push(s);
+  s.busy = 1;
+  return s;
+}
+
+/**
+ * End a call begun with acquire(); a spare whose memory grew past RELEASE_MEMORY_BYTES is dropped.
+ * @param {Runtime} rt
+ */
+export function release(rt) {
+  rt.busy = 0;
+  if (rt !== current && rt.u8.length > RELEASE_MEMORY_BYTES) spares.splice(spares.indexOf(rt), 1);
+}
+
+/** Forget which options' limits every instance holds (a Decoder changed its limits). */
+export function forgetLimits() {
+  if (current !== null) current.limitsOwner = null;
+  for (const s of spares) s.limitsOwner = null;
 }
 
 /** @returns {Runtime} */
@@ -167,6 +216,7 @@ function toModule(source) {
  * @param {WebAssembly.Imports} [imports] only for foreign builds that need imports
  */
 export function initSync(source, imports = {}) {
+  spares.length = 0;
   if (source instanceof WebAssembly.Instance) {
     loaded = null;
     current = new Runtime(source);
@@ -185,6 +235,7 @@ export function initSync(source, imports = {}) {
  */
 export async function init(source, imports = {}) {
   const s = await source;
+  spares.length = 0;
   if (s instanceof WebAssembly.Instance) {
     loaded = null;
     current = new Runtime(s);
