@@ -66,6 +66,26 @@ describe('input types', () => {
   });
 });
 
+describe('long string areas (made into strings 32 KB at a time)', () => {
+  test('strings across, along and beyond chunk boundaries decode exactly (MessagePack and CBOR)', () => {
+    const rand = rng(777);
+    const pieces = ['a', 'Zq', 'é', '日本', '😀', ' ', '~'];
+    const strs = [];
+    for (let i = 0; i < 90; i++) {
+      // lengths from 0 to ~70,000 characters: some longer than a chunk, most shorter
+      const n = i % 9 === 0 ? 33000 + Math.floor(rand() * 37000) : Math.floor(rand() * 9000);
+      const ascii = rand() < 0.6;
+      let s = '';
+      while (s.length < n) s += ascii ? pieces[Math.floor(rand() * 2)] + String.fromCharCode(32 + Math.floor(rand() * 95)) : pieces[Math.floor(rand() * pieces.length)];
+      strs.push(s);
+    }
+    const doc = { strs, keyed: Object.fromEntries(strs.slice(0, 20).map((s, i) => ['k' + i, s])) };
+    expect(wp.unpack(wp.pack(doc))).toEqual(doc);
+    expect(wp.decode(wp.encode(doc))).toEqual(doc);
+    return import('wirepack/cbor').then((cbor) => expect(cbor.decode(cbor.encode(doc))).toEqual(doc));
+  });
+});
+
 describe('output and aliasing', () => {
   test('pack returns a fresh Uint8Array each time', () => {
     const a = pack({ x: 'first', n: [1, 2, 3] });

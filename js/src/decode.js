@@ -31,6 +31,12 @@ const TABLE_RESET_FILL = 960;
 const CODEGEN_AFTER = 2;
 /** Joined ASCII areas at most this long are decoded string by string. */
 const SMALL_ASCII = 12;
+/**
+ * Bytes of string area made into one JS string at a time. Below V8's large-object size (a
+ * 240 KB one-byte string took 8x as long to make as two of 120 KB), and the most a decoded
+ * string (a slice of its chunk) can keep alive beyond itself.
+ */
+const STRING_CHUNK = 1 << 15;
 
 /**
  * @typedef {object} UnpackOptions
@@ -336,17 +342,25 @@ export class TapeReader {
     /** binary values: copies (copyBuffers) or views of the input */
     this.copyBuffers = !!opts.copyBuffers;
     this.codegen = opts.codegen !== false;
-    // ASCII strings: one latin1 decode per message (or per string when the area is small)
-    const ap = R[res + 2], an = R[res + 3];
-    this.ap = ap;
+    // ASCII strings: C copies them into one area; it is made into strings one chunk at a time
+    // (one latin1 decode per chunk of STRING_CHUNK bytes, or per string when the area is small),
+    // which the strings are slices of
+    this.ap = R[res + 2];
+    this.an = R[res + 3];
+    /** read position in the area */
     this.ao = 0;
-    /** @type {string | null} */
-    this.A = an > SMALL_ASCII ? latin1(rt, ap, an) : null;
+    /** the chunk [ac, ae) of the area as a string */
+    this.A = '';
+    this.ac = 0;
+    this.ae = 0;
     this.u8 = rt.u8;
-    // other strings: transcoded to UTF-16 in C, one decode per message
-    const un = R[res + 5];
-    this.U = un > 0 ? utf16(rt, R[res + 4], un) : '';
+    // other strings: transcoded to UTF-16 in C, the same way
+    this.up = R[res + 4];
+    this.un = R[res + 5];
     this.uo = 0;
+    this.U = '';
+    this.uc = 0;
+    this.ue = 0;
     /** CBOR shareable values (tag 28), in order; null until the first */
     /** @type {any[] | null} */
     this.shared = null;
@@ -420,11 +434,42 @@ export class TapeReader {
   stra(n) {
     const o = this.ao;
     this.ao = o + n;
-    if (this.A !== null) return this.A.slice(o, o + n);
-    const u8 = this.u8, p = this.ap + o;
-    let s = '';
-    for (let i = 0; i < n; i++) s += String.fromCharCode(u8[p + i]);
-    return s;
+    const c = this.ac;
+    if (o >= c && o + n <= this.ae) return this.A.slice(o - c, o - c + n);
+    return this.straChunk(o, n);
+  }
+
+  /**
+   * An ASCII string outside the current chunk: decode the next chunk, which starts with it.
+   * @param {number} o area offset @param {number} n length
+   */
+  straChunk(o, n) {
+    if (this.an <= SMALL_ASCII) {
+      const u8 = this.u8, p = this.ap + o;
+      let s = '';
+      for (let i = 0; i < n; i++) s += String.fromCharCode(u8[p + i]);
+      return s;
+    }
+    const end = Math.min(this.an, o + Math.max(n, STRING_CHUNK));
+    const A = latin1(this.rt, this.ap + o, end - o);
+    this.A = A;
+    this.ac = o;
+    this.ae = end;
+    return n === end - o ? A : A.slice(0, n);
+  }
+
+  /** @param {number} n UTF-16 units */
+  stru(n) {
+    const o = this.uo;
+    this.uo = o + n;
+    const c = this.uc;
+    if (o >= c && o + n <= this.ue) return this.U.slice(o - c, o - c + n);
+    const end = Math.min(this.un, o + Math.max(n, STRING_CHUNK >> 1));
+    const U = utf16(this.rt, this.up + 2 * o, end - o);
+    this.U = U;
+    this.uc = o;
+    this.ue = end;
+    return n === end - o ? U : U.slice(0, n);
   }
 
   /** @param {number} lo @param {number} hi unsigned high word */
@@ -638,9 +683,7 @@ export class TapeReader {
       case 10: {
         let n = word >>> 8;
         if (n === 0xffffff) n = w[this.t++] >>> 0;
-        const o = this.uo;
-        this.uo = o + n;
-        return this.U.slice(o, o + n);
+        return this.stru(n);
       }
       case 11: return this.keys[word >>> 8];
       case 12: {
