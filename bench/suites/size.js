@@ -1,0 +1,121 @@
+// Size and start-up (issue 7): what an application ships and what loading costs.
+//  - bundle size: esbuild (bundle, minify, browser conditions, ESM) of each library's full API,
+//    gzip -9 of the output; wirepack measured three ways: both codecs as shipped (wasm inlined
+//    as base64), the JS alone, and the wasm binary alone (JS + wasm is what a build that loads
+//    the .wasm file separately ships);
+//  - Node start-up, each trial in a fresh process (no code cache): compiling the module
+//    (new WebAssembly.Module), instantiating it (new WebAssembly.Instance), and the whole
+//    `await import('wirepack')` (read + base64 + compile + instantiate + module evaluation).
+// Runs in the addons-on pass only (nothing here depends on the peers' addons).
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { table } from '../lib/report.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const gz = (b) => zlib.gzipSync(b, { level: 9 }).length;
+const int = (x) => x.toLocaleString('en-US');
+const kb = (x) => (x / 1000).toFixed(1);
+
+/** esbuild bundle of `code` (an entry module's source), minified; the wasm inline module replaced when asked. */
+async function bundle(esbuild, code, { noWasm = false } = {}) {
+  const plugins = noWasm
+    ? [{
+        name: 'no-wasm',
+        setup(b) {
+          b.onLoad({ filter: /(wasm|transcode)-inline\.js$/ }, () => ({ contents: 'export const wasmBase64 = ""; export const transcodeWasmBase64 = "";', loader: 'js' }));
+        },
+      }]
+    : [];
+  const r = await esbuild.build({
+    stdin: { contents: code, resolveDir: ROOT, loader: 'js' },
+    bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent',
+    conditions: ['browser', 'import'], plugins,
+  });
+  return Buffer.from(r.outputFiles[0].contents);
+}
+
+/** Median of the trials of a measurement taken in fresh child processes. */
+function childTimes(script, trials) {
+  const runs = [];
+  for (let i = 0; i < trials; i++) {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`start-up child failed: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`);
+    runs.push(JSON.parse(r.stdout.trim().split('\n').pop()));
+  }
+  const med = (k) => { const v = runs.map((x) => x[k]).sort((a, b) => a - b); return { median: v[v.length >> 1], min: v[0], max: v[v.length - 1] }; };
+  return Object.fromEntries(Object.keys(runs[0]).map((k) => [k, med(k)]));
+}
+
+export default {
+  name: 'size',
+  title: 'bundle size and start-up (esbuild + gzip; fresh Node processes)',
+  async run(ctx) {
+    const { cfg, out, log, h } = ctx;
+    const result = { name: 'size', title: this.title, inputs: [], headline: [], failures: [] };
+    if (ctx.pass !== 'on') {
+      out(`${h} size: measured in the addons-on pass only`);
+      return result;
+    }
+    log(`[${ctx.pass}] [size] bundles and start-up ...`);
+    const esbuild = await import('esbuild');
+    const wasm = fs.readFileSync(path.join(ROOT, 'build/wirepack.wasm'));
+    const both = "export * from './js/src/index.browser.js'; export * as cbor from './js/src/cbor.browser.js';";
+    const rows = [];
+    const add = (what, bytes, note = '') => rows.push({ what, min: bytes.length, gz: gz(bytes), note });
+    add('wirepack, both codecs as shipped (JS + wasm inlined as base64)', await bundle(esbuild, both));
+    const jsOnly = await bundle(esbuild, both, { noWasm: true });
+    add('wirepack, both codecs: JS alone', jsOnly);
+    add('wirepack: wasm binary alone (build/wirepack.wasm)', wasm, 'both codecs');
+    const jsGz = gz(jsOnly), wasmGz = gz(wasm);
+    rows.push({ what: 'wirepack, both codecs: JS + wasm binary (each gzipped)', min: jsOnly.length + wasm.length, gz: jsGz + wasmGz, note: 'issue 7 budget: 14,000 B' });
+    add('wirepack, MessagePack only (import { pack, unpack })', await bundle(esbuild, "export { pack, unpack } from './js/src/index.browser.js';"), 'wasm inlined');
+    for (const [what, code] of [
+      ['msgpackr (full API)', "export * from 'msgpackr';"],
+      ['cbor-x (full API)', "export * from 'cbor-x';"],
+      ['@msgpack/msgpack (full API)', "export * from '@msgpack/msgpack';"],
+    ]) {
+      try {
+        add(what, await bundle(esbuild, code));
+      } catch (e) {
+        rows.push({ what, min: NaN, gz: NaN, note: `bundle failed: ${String(e.message).split('\n')[0]}` });
+      }
+    }
+    const trials = cfg.quick ? 3 : 11;
+    const startup = childTimes(`
+      import fs from 'node:fs';
+      const bytes = fs.readFileSync('build/wirepack.wasm');
+      let t = performance.now();
+      const m = new WebAssembly.Module(bytes);
+      const compile = performance.now() - t;
+      t = performance.now();
+      new WebAssembly.Instance(m, {});
+      const instantiate = performance.now() - t;
+      t = performance.now();
+      const wp = await import('./js/src/index.node.js');
+      const importMs = performance.now() - t;
+      t = performance.now();
+      wp.unpack(wp.pack({ a: [1, 'x'] }));
+      const firstCall = performance.now() - t;
+      console.log(JSON.stringify({ compile, instantiate, importMs, firstCall }));`, trials);
+    out(`${h} size: ${this.title}`);
+    out();
+    out('esbuild (bundle, minify, browser conditions, ESM, es2022) of each library\'s whole API, gzip -9. wirepack\'s browser entries inline the wasm as base64 (one file, no fetch); the "JS + wasm binary" row is what a build that loads the .wasm file separately ships.');
+    out();
+    out(table(['bundle', 'minified B', 'gzip B', 'note'], rows.map((r) => [r.what, Number.isNaN(r.min) ? 'n/a' : int(r.min), Number.isNaN(r.gz) ? 'n/a' : int(r.gz), r.note]), ['l', 'r', 'r', 'l']));
+    out();
+    const f = (s) => `${s.median.toFixed(2)} ms (min ${s.min.toFixed(2)}, max ${s.max.toFixed(2)})`;
+    out(`Node ${process.version} start-up, median of ${trials} fresh processes: \`new WebAssembly.Module\` (${int(wasm.length)} B) ${f(startup.compile)}; \`new WebAssembly.Instance\` ${f(startup.instantiate)}; ` +
+      `\`await import('wirepack')\` (read + base64 + compile + instantiate + evaluation) ${f(startup.importMs)}; first pack + unpack ${f(startup.firstCall)}. Chromium's compile time is in the browser suite.`);
+    const total = rows.find((r) => r.what.startsWith('wirepack, both codecs: JS + wasm'));
+    const mr = rows.find((r) => r.what.startsWith('msgpackr')), cx = rows.find((r) => r.what.startsWith('cbor-x'));
+    result.size = { rows, startup, trials };
+    result.sizeHeadline = { totalGz: total.gz, budget: 14000, msgpackrGz: mr?.gz, cborxGz: cx?.gz, compileMs: startup.compile.median, instantiateMs: startup.instantiate.median, importMs: startup.importMs.median };
+    out();
+    out(`- both codecs, JS + wasm gzipped: **${int(total.gz)} B** (budget 14,000 B; msgpackr ${mr ? int(mr.gz) : 'n/a'} B, cbor-x ${cx ? int(cx.gz) : 'n/a'} B); ` +
+      `Node compile + instantiate: **${(startup.compile.median + startup.instantiate.median).toFixed(2)} ms** (budget 1 ms)`);
+    return result;
+  },
+};
