@@ -35,6 +35,8 @@ typedef enum wp_err {
     WP_ERR_BREAK = 111,          /* CBOR: 0xff outside an indefinite-length item (or after a lone map key) */
     WP_ERR_BAD_CHUNK = 112,      /* CBOR: a chunk of an indefinite string of the wrong type or indefinite */
     WP_ERR_BAD_SIMPLE = 113,     /* CBOR: f8 followed by a value below 32 */
+    WP_ERR_RESERVED_TAG = 114,   /* CBOR: a tag number >= 2^64 - 3 * 2^16 (wirepack's decoder uses that range
+                                    for markers on the tape; RFC 8949 leaves it unassigned, 2^64 - 1 invalid) */
     WP_ERR_DEPTH = 200,          /* nesting deeper than max_depth */
     WP_ERR_LIMIT = 201,          /* a declared length above a configured maximum */
     WP_ERR_TAPE_FULL = 300,      /* caller's tape or string area too small (never with sizes from wp_decode_bounds) */

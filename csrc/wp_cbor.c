@@ -451,6 +451,9 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
         }
         case 6: {
             if (indef) FAIL(WP_ERR_RESERVED_AI, start);
+            /* the marker range: an input tag there would read as a marker (a record definition,
+             * a packed table, a bundle) and its own meaning would be lost */
+            if (wp_unlikely((arg >> 32) == WP_CBOR_MARK_REC_HI && (uint32_t)arg >= WP_CBOR_MARK_BUNDLE_LO)) FAIL(WP_ERR_RESERVED_TAG, start);
             if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
             if (arg < WP_LEN_ESCAPE) wp_tape_tagp(&t, WP_T_TAG, (uint32_t)arg);
             else { wp_tape_tagp(&t, WP_T_TAG, WP_LEN_ESCAPE); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, (uint32_t)(arg >> 32)); }

@@ -23,6 +23,7 @@ const char *wp_err_name(wp_err code) {
     case WP_ERR_BREAK: return "BREAK";
     case WP_ERR_BAD_CHUNK: return "BAD_CHUNK";
     case WP_ERR_BAD_SIMPLE: return "BAD_SIMPLE";
+    case WP_ERR_RESERVED_TAG: return "RESERVED_TAG";
     case WP_ERR_DEPTH: return "DEPTH";
     case WP_ERR_LIMIT: return "LIMIT";
     case WP_ERR_TAPE_FULL: return "TAPE_FULL";

@@ -92,6 +92,11 @@ for (let v = 0; v < 32; v++) add('f8' + h2(v), 'BAD_SIMPLE', 0, `f8 ${h2(v)}`);
 add('8301' + '02' + 'f818', 'BAD_SIMPLE', 3, 'f8 18 in an array');
 add('bf' + '6161' + 'f81f' + 'ff', 'BAD_SIMPLE', 3, 'f8 1f as an indefinite map value');
 
+// Tag numbers in the range the decoder keeps for its markers (2^64 - 3 * 2^16 and up): an error,
+// never a record definition, packed table or bundle made from the input (those read as such before).
+for (const t of ['fffffffffffd0000', 'fffffffffffe0001', 'ffffffffffff0005', 'ffffffffffffffff']) add('db' + t + '83616161626163', 'RESERVED_TAG', 0, `tag 0x${t}`);
+add('82' + '01' + 'dbffffffffffff0000' + '80', 'RESERVED_TAG', 2, 'marker-range tag inside an array');
+
 // Trailing data after a single complete item.
 add('0000', 'TRAILING_DATA', 1, 'two integers');
 add('8000', 'TRAILING_DATA', 1, 'after an empty array');
@@ -106,6 +111,12 @@ describe('not-well-formed inputs', () => {
     // a Decoder instance reports the same
     expectCode(h, code, offset, new Decoder());
     expectGoodStillWorks();
+  });
+
+  test('the tag just below the reserved range decodes as a tag', () => {
+    const v = decode(fromHex('dbfffffffffffcffff' + '8100'));
+    expect(v.tag).toBe(0xfffffffffffcffffn);
+    expect(v.value).toEqual([0]);
   });
 });
 

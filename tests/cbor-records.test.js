@@ -204,8 +204,8 @@ describe('decoding both ways', () => {
 
   test('tags 2^64 - 2^16 and up (and 0xffffffff_fffd0000, 0xffffffff_fffe0000..2) are reserved for wirepack\'s tape markers', () => {
     // the decoder marks record keys and packed tables with such tags on its tape; in the input
-    // they stand for their item (a Tag below that range)
-    expect(decode(fromHex('dbffffffffffff0005816161'))).toEqual(['a']);
+    // they are an error (RESERVED_TAG; cbor-x throws too), never read as markers; below the range, a Tag
+    expect(() => decode(fromHex('dbffffffffffff0005816161'))).toThrow(expect.objectContaining({ code: 'RESERVED_TAG', offset: 0 }));
     expect(decode(fromHex('dbfffffffffffc0005816161'))).toEqual(new Tag(['a'], 0xfffffffffffc0005n));
     expect(() => cborx.decode(fromHex('dbffffffffffff0005816161'))).toThrow();
   });

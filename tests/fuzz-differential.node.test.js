@@ -51,7 +51,7 @@ const SEED = Number(process.env.FUZZ_SEED) || 0x5eed;
 /** A single decode slower than this is a hang (inputs are at most a few tens of KB). */
 const SLOW_MS = 1000;
 const CODES = new Set(['TRUNCATED', 'RESERVED_BYTE', 'TRAILING_DATA', 'BAD_TIMESTAMP', 'BAD_RECORD', 'UNKNOWN_RECORD',
-  'BAD_BUNDLE', 'BAD_EXTENSION', 'DEPTH', 'LIMIT', 'RESERVED_AI', 'BREAK', 'BAD_CHUNK', 'BAD_SIMPLE', 'BAD_REFERENCE']);
+  'BAD_BUNDLE', 'BAD_EXTENSION', 'DEPTH', 'LIMIT', 'RESERVED_AI', 'BREAK', 'BAD_CHUNK', 'BAD_SIMPLE', 'RESERVED_TAG', 'BAD_REFERENCE']);
 const FIXTURES = [example, example2, example3, example4, example5, strings2, floats, sampleLarge, twitter];
 
 /* ------------------------------------------------------------------ generated values */

@@ -257,7 +257,7 @@ static const acase extra_ok[] = {
     { "da00ffffff f6", "TAG:ESC #0xffffff #0 NIL" },
     { "daffffffff f6", "TAG:ESC #0xffffffff #0 NIL" },
     { "db0000000100000000 f6", "TAG:ESC #0 #1 NIL" },
-    { "dbffffffffffffffff f6", "TAG:ESC #0xffffffff #0xffffffff NIL" },
+    { "dbfffffffffffcffff f6", "TAG:ESC #0xfffcffff #0xffffffff NIL" }, /* 2^64 - 3 * 2^16 and up: RESERVED_TAG */
     { "d9d9f7 c1 c2 40", "TAG:55799 TAG:1 TAG:2 BIN #0 #6" },          /* nested tags */
     { "c1 fa47c35000", "TAG:1 F64 F:100000.0" },
     { "82 c1 01 02", "ARR:2 TAG:1 INT:1 INT:2" },                     /* a tag keeps the array out of runs */
@@ -750,7 +750,7 @@ static const char *const prefix_items[] = {
     "d9d9f7 a3 6161 c1 9f 01 5f 4101 40 ff 7f 6161 62c3a9 ff ff 6162 bf 01 82 f93e00 1bffffffffffffffff ff 80 c2 43 010203",
     "9f 9f 9f 81 81 a1 c1 01 c2 02 ff ff ff",
     "a2 a1 0102 03 82 fb3ff199999999999a 3a80000000 bf ff",
-    "85 dbffffffffffffffff f6 f8 20 e0 3b8000000000000000 78 18 6162636465666768696a6b6c6d6e6f707172737475767778",
+    "85 dbfffffffffffcffff f6 f8 20 e0 3b8000000000000000 78 18 6162636465666768696a6b6c6d6e6f707172737475767778",
 };
 
 static void test_prefixes(void) {

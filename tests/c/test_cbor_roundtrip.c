@@ -293,7 +293,8 @@ static ginfo gen_item(gen *g, tu_buf *w, tu_buf *c, int depth) {
     }
     if (p < 62) { /* tag */
         static const uint64_t tags[] = { 0, 1, 2, 3, 23, 24, 255, 256, 55799, 65535, 65536, 0xfffffe, 0xffffff,
-                                         0x1000000, 0xffffffffu, 0x100000000ull, UINT64_MAX };
+                                         0x1000000, 0xffffffffu, 0x100000000ull,
+                                         0xfffffffffffcffffull /* the largest tag outside the reserved range */ };
         uint64_t tag = tu_below(&g->r, 2) ? tu_below(&g->r, 30) : tags[tu_below(&g->r, sizeof tags / sizeof tags[0])];
         w_head(g, w, 6, tag);
         c_head(c, 6, tag);
@@ -715,6 +716,7 @@ static int rv_item(rv *v, uint32_t *pos, uint32_t depth, uint32_t open) {
     }
     case 6:
         if (indef) return rv_fail(v, WP_ERR_RESERVED_AI, start);
+        if (arg >= 0xfffffffffffd0000ull) return rv_fail(v, WP_ERR_RESERVED_TAG, start); /* wirepack's marker range */
         if (depth >= v->md) return rv_fail(v, WP_ERR_DEPTH, start);
         if (!rv_item(v, &q, depth + 1, start)) return 0;
         *pos = q;
@@ -850,7 +852,7 @@ static void test_roundtrip(void) {
 static int defined_error(wp_err e) {
     switch (e) {
     case WP_ERR_TRUNCATED: case WP_ERR_TRAILING_DATA: case WP_ERR_RESERVED_AI: case WP_ERR_BREAK:
-    case WP_ERR_BAD_CHUNK: case WP_ERR_BAD_SIMPLE: case WP_ERR_DEPTH:
+    case WP_ERR_BAD_CHUNK: case WP_ERR_BAD_SIMPLE: case WP_ERR_RESERVED_TAG: case WP_ERR_DEPTH:
         return 1;
     default:
         return 0;

@@ -874,6 +874,7 @@ static inline int fz_err_allowed(int fmt, wp_err e, uint32_t flags) {
     case WP_ERR_RESERVED_BYTE: case WP_ERR_BAD_TIMESTAMP:
         return fmt == FZ_MSGPACK;
     case WP_ERR_RESERVED_AI: case WP_ERR_BREAK: case WP_ERR_BAD_CHUNK: case WP_ERR_BAD_SIMPLE:
+    case WP_ERR_RESERVED_TAG:
         return fmt == FZ_CBOR;
     default:
         return 0;
