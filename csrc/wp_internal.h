@@ -26,6 +26,7 @@ WP_INLINE void wp_put_be32(uint8_t *p, uint32_t v) {
 }
 WP_INLINE void wp_put_be64(uint8_t *p, uint64_t v) { wp_put_be32(p, (uint32_t)(v >> 32)); wp_put_be32(p + 4, (uint32_t)v); }
 WP_INLINE uint64_t wp_load_u64(const uint8_t *p) { uint64_t v; __builtin_memcpy(&v, p, 8); return v; }
+WP_INLINE uint32_t wp_load_u32(const uint8_t *p) { uint32_t v; __builtin_memcpy(&v, p, 4); return v; }
 WP_INLINE double wp_f64_from_bits(uint64_t b) { double d; __builtin_memcpy(&d, &b, 8); return d; }
 WP_INLINE uint64_t wp_bits_from_f64(double d) { uint64_t b; __builtin_memcpy(&b, &d, 8); return b; }
 WP_INLINE float wp_f32_from_bits(uint32_t b) { float f; __builtin_memcpy(&f, &b, 4); return f; }

@@ -12,8 +12,12 @@ static uint32_t wp_hash_bytes(const uint8_t *s, uint32_t n) {
         h ^= h >> 32;
     }
     if (i < n) {
-        uint64_t tail = 0;
-        for (uint32_t k = 0; i + k < n; k++) tail |= (uint64_t)s[i + k] << (8 * k);
+        /* the last bytes without a byte loop: overlapping loads (n is in the seed, so lengths
+         * that share bytes still hash apart) */
+        uint64_t tail;
+        if (n >= 8) tail = wp_load_u64(s + n - 8);
+        else if (n >= 4) tail = (uint64_t)wp_load_u32(s) | ((uint64_t)wp_load_u32(s + n - 4) << 32);
+        else tail = (uint64_t)s[0] | ((uint64_t)s[n >> 1] << 8) | ((uint64_t)s[n - 1] << 16);
         h = (h ^ tail) * 0xff51afd7ed558ccdull;
         h ^= h >> 32;
     }
@@ -35,9 +39,13 @@ void wp_tables_reset(wp_tables *t) {
 }
 
 static bool wp_bytes_eq(const uint8_t *a, const uint8_t *b, uint32_t n) {
-    uint32_t i = 0;
-    for (; i + 8 <= n; i += 8) if (wp_load_u64(a + i) != wp_load_u64(b + i)) return false;
-    for (; i < n; i++) if (a[i] != b[i]) return false;
+    if (n >= 8) {
+        uint32_t i = 0;
+        for (; i + 8 <= n; i += 8) if (wp_load_u64(a + i) != wp_load_u64(b + i)) return false;
+        return i == n || wp_load_u64(a + n - 8) == wp_load_u64(b + n - 8);
+    }
+    if (n >= 4) return wp_load_u32(a) == wp_load_u32(b) && wp_load_u32(a + n - 4) == wp_load_u32(b + n - 4);
+    for (uint32_t i = 0; i < n; i++) if (a[i] != b[i]) return false;
     return true;
 }
 
