@@ -32,6 +32,20 @@ const hex = (u8) => Array.from(u8, (b) => b.toString(16).padStart(2, '0')).join(
 const fromHex = (h) => new Uint8Array(h.trim().split(/\s+/).filter(Boolean).map((x) => parseInt(x, 16)));
 const utf8 = (s) => new TextEncoder().encode(s);
 
+describe('string input (UTF-16 made UTF-8 in C, 16 ASCII units at a time)', () => {
+  test('non-ASCII at every position around the 16- and 4-unit blocks gives what TextEncoder gives', () => {
+    for (const odd of ['é', '日', '😀', '\ud800', '\udc00x', '\u007f', '\u0080']) {
+      for (let at = 0; at < 40; at++) {
+        // raw (not escaped) in the JSON text, lone surrogates too: TextEncoder makes them U+FFFD
+        const text = '"' + 'a'.repeat(at) + odd + 'b'.repeat(40 - at) + odd + 'c'.repeat(17) + '"';
+        const viaString = transcode(text, { from: 'json', to: 'msgpack' });
+        const viaBytes = transcode(utf8(text), { from: 'json', to: 'msgpack' });
+        expect(hex(viaString)).toBe(hex(viaBytes));
+      }
+    }
+  });
+});
+
 describe('README example and API shape', () => {
   test('{"foo": "bar"} -> msgpack is 81 a3 66 6f 6f a3 62 61 72', () => {
     expect(hex(transcode('{"foo": "bar"}', { from: 'json', to: 'msgpack' }))).toBe('81 a3 66 6f 6f a3 62 61 72');

@@ -8,6 +8,7 @@
  *   [5] values [6] found start [7] found end
  */
 #ifdef __wasm__
+#include <wasm_simd128.h>
 #include "tc_internal.h"
 
 #define TC_EXPORT(name) __attribute__((export_name(name)))
@@ -42,7 +43,13 @@ static uint32_t tc_utf16_to_utf8(const uint16_t *s, uint32_t n, uint8_t *o) {
     uint8_t *p = o;
     uint32_t i = 0;
     while (i < n) {
-        /* 4 ASCII units at a time */
+        /* 16 ASCII units at a time (SIMD: test, narrow to bytes, one store), then 4 */
+        while (i + 16 <= n) {
+            v128_t a = wasm_v128_load(s + i), b = wasm_v128_load(s + i + 8);
+            if (wasm_v128_any_true(wasm_v128_and(wasm_v128_or(a, b), wasm_u16x8_splat(0xFF80)))) break;
+            wasm_v128_store(p, wasm_u8x16_narrow_i16x8(a, b));
+            p += 16; i += 16;
+        }
         while (i + 4 <= n) {
             uint64_t v;
             __builtin_memcpy(&v, s + i, 8);
