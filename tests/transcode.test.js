@@ -46,6 +46,17 @@ describe('string input (UTF-16 made UTF-8 in C, 16 ASCII units at a time)', () =
   });
 });
 
+describe('string output (UTF-8 made UTF-16 in C, 16 ASCII bytes at a time)', () => {
+  test('non-ASCII at every position around the 16- and 8-byte blocks gives JSON.stringify', () => {
+    for (const odd of ['é', '‘', '日', '😀']) {
+      for (let at = 0; at < 40; at++) {
+        const value = { s: 'a'.repeat(at) + odd + 'b'.repeat(40 - at) + odd + 'c'.repeat(17), n: [at] };
+        expect(transcode(pack(value), { from: 'msgpack', to: 'json' })).toBe(JSON.stringify(value));
+      }
+    }
+  });
+});
+
 describe('README example and API shape', () => {
   test('{"foo": "bar"} -> msgpack is 81 a3 66 6f 6f a3 62 61 72', () => {
     expect(hex(transcode('{"foo": "bar"}', { from: 'json', to: 'msgpack' }))).toBe('81 a3 66 6f 6f a3 62 61 72');
