@@ -130,6 +130,8 @@ static node *gen_node(gen *g, uint32_t depth) {
     case 17: { /* TAG (CBOR) */
         n->tag = WP_E_TAG;
         n->v = (sel & 0x10) ? g64(g) : g8(g);
+        /* tags of 2^64 - 3 * 2^16 and up do not decode (RESERVED_TAG: the decoder's marker range) */
+        if (n->v >= 0xfffffffffffd0000ull) n->v -= 0x30000u;
         n->len = 1;
         n->kids = (node **)calloc(1, sizeof *n->kids);
         n->kids[0] = gen_node(g, depth + 1);
