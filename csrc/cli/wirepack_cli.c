@@ -89,6 +89,32 @@ static int fail(wp_err e, uint32_t off, uint32_t from) {
     return 1;
 }
 
+/* in[0..len) to JSON (flags: WP_TC_*), streamed to out through a 256 KB buffer; error offsets are
+ * reported from `base` (where in starts in the file). Returns the exit code. */
+static int write_json(const uint8_t *in, uint32_t len, uint32_t base, uint32_t from, uint32_t flags, uint32_t indent,
+                      uint32_t max_depth, uint32_t *scratch, uint32_t sw, FILE *out) {
+    cli_sink sink = {out, 0};
+    wp_transcoder t;
+    memset(&t, 0, sizeof t);
+    t.in = in; t.len = len; t.from = from; t.to = WP_FMT_JSON; t.indent = indent; t.max_depth = max_depth;
+    t.flags = flags;
+    t.scratch = scratch; t.scratch_cap = sw;
+    t.out_cap = 1u << 18;
+    t.out = malloc(t.out_cap);
+    if (!t.out) { fprintf(stderr, "wirepack: out of memory\n"); return 1; }
+    t.flush = cli_flush; t.flush_user = &sink;
+    wp_err e = wp_transcode(&t);
+    int rc = 0;
+    if (sink.failed) { fprintf(stderr, "wirepack: write error\n"); rc = 1; }
+    else if (e != WP_OK) {
+        /* what converted before the error is written, as value-by-value output would be */
+        fwrite(t.out, 1, t.out_len, out);
+        rc = fail(e, base + t.err.offset, from);
+    } else if (fwrite(t.out, 1, t.out_len, out) != t.out_len) { fprintf(stderr, "wirepack: write error\n"); rc = 1; }
+    free(t.out);
+    return rc;
+}
+
 /* JSON Pointer (RFC 6901) -> steps; the strings live in buf */
 static int parse_path(const char *p, wp_path_step *steps, uint32_t max, uint32_t *n, char *buf) {
     *n = 0;
@@ -209,17 +235,21 @@ int main(int argc, char **argv) {
         wp_err e = wp_find(buf, n, from, steps, ns, scratch, sw, &s, &e2, &err);
         if (e) { rc = fail(e, err.offset, from); free(names); goto done; }
         /* print the value found in the output format */
-        wp_transcoder t;
-        memset(&t, 0, sizeof t);
-        t.in = buf + s; t.len = e2 - s; t.from = from; t.to = diag ? WP_FMT_JSON : to; t.indent = indent;
-        t.flags = (diag ? WP_TC_DIAG : 0) | ((diag || to == WP_FMT_JSON) ? WP_TC_LINES | WP_TC_WIRE_ORDER : 0);
-        t.max_depth = max_depth;
-        t.out_cap = wp_transcode_out_bound(from, t.to, t.len) + (indent ? (t.len + 1) * 64 : 0);
-        t.out = malloc(t.out_cap);
-        t.scratch = scratch; t.scratch_cap = sw;
-        if ((e = wp_transcode(&t)) != WP_OK) rc = fail(e, s + t.err.offset, from);
-        else fwrite(t.out, 1, t.out_len, out);
-        free(t.out);
+        if (diag || to == WP_FMT_JSON) {
+            rc = write_json(buf + s, e2 - s, s, from, (diag ? WP_TC_DIAG : 0) | WP_TC_LINES | WP_TC_WIRE_ORDER, indent,
+                            max_depth, scratch, sw, out);
+        } else {
+            wp_transcoder t;
+            memset(&t, 0, sizeof t);
+            t.in = buf + s; t.len = e2 - s; t.from = from; t.to = to; t.max_depth = max_depth;
+            t.out_cap = wp_transcode_out_bound(from, to, t.len);
+            t.out = malloc(t.out_cap);
+            t.scratch = scratch; t.scratch_cap = sw;
+            if (!t.out) { fprintf(stderr, "wirepack: out of memory\n"); rc = 1; }
+            else if ((e = wp_transcode(&t)) != WP_OK) rc = fail(e, s + t.err.offset, from);
+            else if (fwrite(t.out, 1, t.out_len, out) != t.out_len) { fprintf(stderr, "wirepack: write error\n"); rc = 1; }
+            free(t.out);
+        }
         free(names);
         goto done;
     }
@@ -243,38 +273,20 @@ int main(int argc, char **argv) {
     }
     {
         if (diag) { to = WP_FMT_JSON; flags |= WP_TC_DIAG; }
-        /* the CLI writes map keys in wire order (no KEY_ORDER fallback in C) */
-        if (to == WP_FMT_JSON) flags |= WP_TC_LINES | WP_TC_WIRE_ORDER;
-        /* value by value, so that output memory stays near the size of one value's output */
-        uint32_t pos = 0;
-        size_t out_cap = 0;
-        uint8_t *obuf = NULL;
         if (from == WP_FMT_JSON && !ndjson) {
             /* one document */
             multi = 0;
         }
         if (to == WP_FMT_JSON) {
-            /* one call over the whole stream, output flushed as it fills */
-            cli_sink sink = {out, 0};
-            wp_transcoder t;
-            memset(&t, 0, sizeof t);
-            t.in = buf; t.len = n; t.from = from; t.to = to; t.indent = indent; t.max_depth = max_depth;
-            t.flags = flags | multi;
-            t.scratch = scratch; t.scratch_cap = sw;
-            t.out_cap = 1u << 18;
-            t.out = malloc(t.out_cap);
-            if (!t.out) { fprintf(stderr, "wirepack: out of memory\n"); rc = 1; goto done; }
-            t.flush = cli_flush; t.flush_user = &sink;
-            wp_err e = wp_transcode(&t);
-            if (sink.failed) { fprintf(stderr, "wirepack: write error\n"); rc = 1; }
-            else if (e != WP_OK) {
-                /* what converted before the error is written, as value-by-value output would be */
-                fwrite(t.out, 1, t.out_len, out);
-                rc = fail(e, t.err.offset, from);
-            } else if (fwrite(t.out, 1, t.out_len, out) != t.out_len) { fprintf(stderr, "wirepack: write error\n"); rc = 1; }
-            free(t.out);
+            /* one call over the whole stream, output flushed as it fills; map keys in wire order
+             * (no KEY_ORDER fallback in C) */
+            rc = write_json(buf, n, 0, from, flags | multi | WP_TC_LINES | WP_TC_WIRE_ORDER, indent, max_depth, scratch, sw, out);
             goto done;
         }
+        /* binary output value by value, so that output memory stays near the size of one value's output */
+        uint32_t pos = 0;
+        size_t out_cap = 0;
+        uint8_t *obuf = NULL;
         for (;;) {
             if (from == WP_FMT_JSON) {
                 while (pos < n && (buf[pos] == ' ' || buf[pos] == '\n' || buf[pos] == '\r' || buf[pos] == '\t')) pos++;
@@ -285,7 +297,7 @@ int main(int argc, char **argv) {
             t.in = buf + pos; t.len = n - pos; t.from = from; t.to = to; t.indent = indent; t.max_depth = max_depth;
             t.flags = flags | (multi ? WP_TC_FIRST : 0);
             t.scratch = scratch; t.scratch_cap = sw;
-            /* first try: about the input size; on OUTPUT_FULL the bound (or more, for indentation) */
+            /* first try: about the input size; on OUTPUT_FULL the bound (always enough for binary output) */
             size_t want = (size_t)t.len + t.len / 4 + 4096;
             for (int attempt = 0;; attempt++) {
                 if (want > out_cap) {
