@@ -17,7 +17,6 @@ import { table } from '../lib/report.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const gz = (b) => zlib.gzipSync(b, { level: 9 }).length;
 const int = (x) => x.toLocaleString('en-US');
-const kb = (x) => (x / 1000).toFixed(1);
 
 /** esbuild bundle of `code` (an entry module's source), minified; the wasm inline module replaced when asked. */
 async function bundle(esbuild, code, { noWasm = false } = {}) {
@@ -64,13 +63,16 @@ export default {
     const wasm = fs.readFileSync(path.join(ROOT, 'build/wirepack.wasm'));
     const both = "export * from './js/src/index.browser.js'; export * as cbor from './js/src/cbor.browser.js';";
     const rows = [];
-    const add = (what, bytes, note = '') => rows.push({ what, min: bytes.length, gz: gz(bytes), note });
+    const add = (what, bytes, note = '') => {
+      const row = { what, min: bytes.length, gz: gz(bytes), note };
+      rows.push(row);
+      return row;
+    };
     add('wirepack, both codecs as shipped (JS + wasm inlined as base64)', await bundle(esbuild, both));
-    const jsOnly = await bundle(esbuild, both, { noWasm: true });
-    add('wirepack, both codecs: JS alone', jsOnly);
-    add('wirepack: wasm binary alone (build/wirepack.wasm)', wasm, 'both codecs');
-    const jsGz = gz(jsOnly), wasmGz = gz(wasm);
-    rows.push({ what: 'wirepack, both codecs: JS + wasm binary (each gzipped)', min: jsOnly.length + wasm.length, gz: jsGz + wasmGz, note: 'issue 7 budget: 14,000 B' });
+    const js = add('wirepack, both codecs: JS alone', await bundle(esbuild, both, { noWasm: true }));
+    const wa = add('wirepack: wasm binary alone (build/wirepack.wasm)', wasm, 'both codecs');
+    const total = { what: 'wirepack, both codecs: JS + wasm binary (each gzipped)', min: js.min + wa.min, gz: js.gz + wa.gz, note: 'issue 7 budget: 14,000 B' };
+    rows.push(total);
     add('wirepack, MessagePack only (import { pack, unpack })', await bundle(esbuild, "export { pack, unpack } from './js/src/index.browser.js';"), 'wasm inlined');
     for (const [what, code] of [
       ['msgpackr (full API)', "export * from 'msgpackr';"],
@@ -109,10 +111,8 @@ export default {
     const f = (s) => `${s.median.toFixed(2)} ms (min ${s.min.toFixed(2)}, max ${s.max.toFixed(2)})`;
     out(`Node ${process.version} start-up, median of ${trials} fresh processes: \`new WebAssembly.Module\` (${int(wasm.length)} B) ${f(startup.compile)}; \`new WebAssembly.Instance\` ${f(startup.instantiate)}; ` +
       `\`await import('wirepack')\` (read + base64 + compile + instantiate + evaluation) ${f(startup.importMs)}; first pack + unpack ${f(startup.firstCall)}. Chromium's compile time is in the browser suite.`);
-    const total = rows.find((r) => r.what.startsWith('wirepack, both codecs: JS + wasm'));
     const mr = rows.find((r) => r.what.startsWith('msgpackr')), cx = rows.find((r) => r.what.startsWith('cbor-x'));
     result.size = { rows, startup, trials };
-    result.sizeHeadline = { totalGz: total.gz, budget: 14000, msgpackrGz: mr?.gz, cborxGz: cx?.gz, compileMs: startup.compile.median, instantiateMs: startup.instantiate.median, importMs: startup.importMs.median };
     out();
     out(`- both codecs, JS + wasm gzipped: **${int(total.gz)} B** (budget 14,000 B; msgpackr ${mr ? int(mr.gz) : 'n/a'} B, cbor-x ${cx ? int(cx.gz) : 'n/a'} B); ` +
       `Node compile + instantiate: **${(startup.compile.median + startup.instantiate.median).toFixed(2)} ms** (budget 1 ms)`);

@@ -487,7 +487,7 @@ export class Decoder extends Unpackr {
             break;
           }
           if (tag >= 64 && tag <= 87 && value instanceof Uint8Array) {
-            const typed = typedFromBytes(tag, value, /** @type {any} */ (this).copyBuffers);
+            const typed = typedFromBytes(tag, value, this.copyBuffers);
             if (typed !== undefined) return typed;
             break;
           }

@@ -339,8 +339,6 @@ export class TapeReader {
     /** CBOR tags -> values (the Decoder's tag handling) */
     this.opts = opts;
     this.roundF32 = opts.useFloat32 > 2;
-    /** binary values: copies (copyBuffers) or views of the input */
-    this.copyBuffers = !!opts.copyBuffers;
     this.codegen = opts.codegen !== false;
     // ASCII strings: C copies them into one area; it is made into strings one chunk at a time
     // (one latin1 decode per chunk of STRING_CHUNK bytes, or per string when the area is small),
@@ -499,7 +497,7 @@ export class TapeReader {
   /** @param {number} off @param {number} n @returns {Uint8Array} (a view of the input, or a copy: a Buffer in Node) */
   bytes(off, n) {
     // msgpackr's and cbor-x's default: a view of the caller's input (never of wasm memory)
-    if (!this.copyBuffers) {
+    if (!this.opts.copyBuffers) {
       const input = this.input;
       // a Buffer in Node whatever the input's type (as copies are)
       if (NodeBuffer === undefined || NodeBuffer.isBuffer(input)) return input.subarray(off, off + n);

@@ -185,7 +185,10 @@ export function acquire() {
  */
 export function release(rt) {
   rt.busy = 0;
-  if (rt !== current && rt.u8.length > RELEASE_MEMORY_BYTES) spares.splice(spares.indexOf(rt), 1);
+  if (rt !== current && rt.u8.length > RELEASE_MEMORY_BYTES) {
+    const i = spares.indexOf(rt); // (not there when init replaced the module during the call)
+    if (i >= 0) spares.splice(i, 1);
+  }
 }
 
 /** Forget which options' limits every instance holds (a Decoder changed its limits). */
