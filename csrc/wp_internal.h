@@ -86,7 +86,27 @@ WP_INLINE void wp_out_u8(wp_out *o, uint32_t b) { o->p[o->len++] = (uint8_t)b; }
 WP_INLINE void wp_out_u8_be16(wp_out *o, uint32_t b, uint32_t v) { o->p[o->len] = (uint8_t)b; wp_put_be16(o->p + o->len + 1, v); o->len += 3; }
 WP_INLINE void wp_out_u8_be32(wp_out *o, uint32_t b, uint32_t v) { o->p[o->len] = (uint8_t)b; wp_put_be32(o->p + o->len + 1, v); o->len += 5; }
 WP_INLINE void wp_out_u8_be64(wp_out *o, uint32_t b, uint64_t v) { o->p[o->len] = (uint8_t)b; wp_put_be64(o->p + o->len + 1, v); o->len += 9; }
-WP_INLINE void wp_out_bytes(wp_out *o, const void *src, uint32_t n) { __builtin_memcpy(o->p + o->len, src, n); o->len += n; }
+/* Copy n bytes between non-overlapping buffers. Short copies (most keys and strings) use
+ * overlapping 8/4-byte loads and stores that stay inside both buffers: in wasm, memcpy is
+ * memory.copy, which engines run as an out-of-line call costing more than a 16-byte copy. */
+WP_INLINE void wp_store_u64(uint8_t *p, uint64_t v) { __builtin_memcpy(p, &v, 8); }
+WP_INLINE void wp_store_u32(uint8_t *p, uint32_t v) { __builtin_memcpy(p, &v, 4); }
+WP_INLINE void wp_copy(uint8_t *d, const uint8_t *s, uint32_t n) {
+    if (n >= 8) {
+        if (n > 64) { __builtin_memcpy(d, s, n); return; }
+        uint64_t last = wp_load_u64(s + n - 8);
+        for (uint32_t i = 0; i + 8 < n; i += 8) wp_store_u64(d + i, wp_load_u64(s + i));
+        wp_store_u64(d + n - 8, last);
+    } else if (n >= 4) {
+        uint32_t a = wp_load_u32(s), b = wp_load_u32(s + n - 4);
+        wp_store_u32(d, a);
+        wp_store_u32(d + n - 4, b);
+    } else if (n) {
+        uint8_t a = s[0], b = s[n >> 1], c = s[n - 1];
+        d[0] = a; d[n >> 1] = b; d[n - 1] = c;
+    }
+}
+WP_INLINE void wp_out_bytes(wp_out *o, const void *src, uint32_t n) { wp_copy(o->p + o->len, (const uint8_t *)src, n); o->len += n; }
 
 /* ------------------------------------------------------------------ strings (wp_utf8.c) */
 
@@ -130,7 +150,7 @@ enum { FR_ARR = 1u, FR_MAP = 2u, FR_ALL_STR = 4u, FR_ALL_INTERNED = 8u, FR_INDEF
 WP_INLINE bool wp_put_string(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32_t n) {
     if (wp_is_ascii(s, n)) {
         if (n > d->ascii_cap - d->ascii_len) return false;
-        if (n) __builtin_memcpy(d->ascii + d->ascii_len, s, n);
+        wp_copy(d->ascii + d->ascii_len, s, n);
         d->ascii_len += n;
         wp_tape_tag_len(t, WP_T_STRA, n);
     } else {

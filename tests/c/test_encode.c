@@ -479,7 +479,23 @@ static void test_msgpackr_bad_tapes(void) {
     }
 }
 
+/* wp_copy (strings into the output, ASCII into the decoder's area): every length up to past
+ * its memcpy cut-off, from and into buffers of exactly that size (ASan sees any byte outside). */
+static void test_copy(void) {
+    tu_case("wp_copy lengths 0..80");
+    for (uint32_t n = 0; n <= 80; n++) {
+        uint8_t *src = malloc(n ? n : 1), *dst = malloc(n ? n : 1);
+        for (uint32_t i = 0; i < n; i++) { src[i] = (uint8_t)(i * 7 + n); dst[i] = 0xee; }
+        wp_copy(dst, src, n);
+        CHECK(n == 0 || memcmp(dst, src, n) == 0, "n=%u", n);
+        free(src);
+        free(dst);
+    }
+    tu_end();
+}
+
 int main(void) {
+    test_copy();
     test_table();
     test_sequences();
     test_output_full();
