@@ -183,3 +183,22 @@ describe('packing an own __proto__ property', () => {
     expectOwnData(r, 'constructor', (v) => expectOwnData(v, 'prototype', isPolluted));
   });
 });
+
+describe('packing while Object.prototype has an enumerable property', () => {
+  // plain objects are walked with for-in only while Object.prototype has no enumerable
+  // property: an inherited key must never be packed
+  test('only own keys are packed, in both formats', async () => {
+    const { encode } = await import('wirepack/cbor');
+    const src = { a: 1, nested: { b: [2, { c: 3 }] } };
+    const clean = [hex(pack(src)), hex(encode(src))];
+    const proto = /** @type {any} */ (Object.prototype);
+    proto.inherited = 'leak';
+    try {
+      expect([hex(pack(src)), hex(encode(src))]).toEqual(clean);
+      expect(unpack(pack(src))).toEqual(src);
+    } finally {
+      delete proto.inherited;
+    }
+    expect([hex(pack(src)), hex(encode(src))]).toEqual(clean);
+  });
+});

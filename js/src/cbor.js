@@ -1326,7 +1326,11 @@ export class Encoder extends Packr {
     }
     const proto = Object.getPrototypeOf(o);
     if (proto === Object.prototype || proto === null) {
-      this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
+      if (T.forIn && !T.mapOpts && !this.useRecords && this.keyMap === null && this.packMap === null && this.skipFunction !== true) {
+        this.writePlainMap(T, /** @type {Record<string, unknown>} */ (o), depth);
+      } else {
+        this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
+      }
       return;
     }
     const ext = extensionsByClass.get(o.constructor);

@@ -156,6 +156,9 @@ export class Tape {
     this.bundle = null;
     /** maps need the options path (skipValues, coercibleKeyAsNumber, bundled keys) */
     this.mapOpts = false;
+    /** Object.prototype has no enumerable properties this call: for-in over a plain object
+     * gives exactly its own enumerable keys, in Object.keys order */
+    this.forIn = false;
   }
 
   views() {
@@ -336,6 +339,7 @@ export class Packr extends Unpackr {
     let out;
     try {
       tape.p = 0;
+      tape.forIn = !protoEnumerable();
       if (!this.simple && this.cborFlags < 0) this.beginMsgpack(tape, value);
       if (encodeOptions !== undefined && (encodeOptions & 2048) !== 0) writeRaw(tape, new Uint8Array(encodeOptions & 0xff));
       this.writePrefix(tape);
@@ -525,6 +529,7 @@ export class Packr extends Unpackr {
     try {
       // the nested message starts its own ids after the shared ones
       const tape = new Tape();
+      tape.forIn = !protoEnumerable();
       tape.busy = true;
       let failed = true;
       try {
@@ -655,6 +660,7 @@ export class Packr extends Unpackr {
     const proto = Object.getPrototypeOf(o);
     if (proto === Object.prototype || proto === null) {
       if (T.structs !== null) this.writeMpRecord(T, /** @type {Record<string, unknown>} */ (o), depth);
+      else if (T.forIn && !T.mapOpts) this.writePlainMap(T, /** @type {Record<string, unknown>} */ (o), depth);
       else this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
       return;
     }
@@ -929,6 +935,28 @@ export class Packr extends Unpackr {
   }
 
   /**
+   * A plain object (prototype Object.prototype or null) as a map, keys by for-in: V8 walks its
+   * enum cache without making a keys array, and reads each value through it. The count is
+   * patched into a two-word header after the walk (C still writes the smallest map header).
+   * Only while T.forIn holds, so no inherited key can appear.
+   * @param {Tape} T @param {Record<string, unknown>} o @param {number} depth
+   */
+  writePlainMap(T, o, depth) {
+    if (T.p + 2 > T.cap) T.grow(2);
+    const hdr = T.p;
+    T.p = hdr + 2;
+    let n = 0;
+    for (const k in o) {
+      writeString(T, k);
+      this.write(T, o[k], depth);
+      n++;
+    }
+    const u32 = T.u32;
+    u32[hdr] = E_MAP | (ESC << 8);
+    u32[hdr + 1] = n;
+  }
+
+  /**
    * A map with skipValues, coercibleKeyAsNumber or bundled keys.
    * @param {Tape} T @param {Record<string, unknown>} o @param {number} depth
    */
@@ -1093,6 +1121,12 @@ function writeF64(T, v) {
   T.u32[p] = E_F64;
   T.f64[a >> 1] = v;
   T.p = a + 2;
+}
+
+/** Whether Object.prototype has an enumerable property (which for-in would visit). */
+function protoEnumerable() {
+  for (const _ in Object.prototype) return true;
+  return false;
 }
 
 /** @param {Tape} T @param {number} tag @param {number} n */
