@@ -1331,15 +1331,68 @@ function emitWith(rt, T, cborFlags, packr) {
     }
     packr.userBuffer = null;
   }
+  return copyOut(rt, out, n);
+}
+
+/**
+ * Results of up to SLAB_MAX bytes, outside Node, are views cut from a shared slab, as Node's
+ * Buffer.allocUnsafe cuts small Buffers from its pool (and msgpackr its results from its
+ * buffer): V8 keeps typed arrays over 64 bytes off its heap, so a fresh Uint8Array (or slice)
+ * per result costs an allocation of its own, and a view of a slab does not. A result keeps at
+ * most its SLAB-byte slab alive, as a pooled Buffer keeps Node's 8 KB pool. Results never
+ * share bytes with each other or with wasm memory.
+ */
+const SLAB = 8192, SLAB_MAX = 1024;
+/** @type {ArrayBuffer | null} */
+let slab = null;
+let slabU32 = new Uint32Array(0);
+let slabOff = SLAB;
+/** A word view of the ArrayBuffer Node's last small Buffer came from (its pool): made once
+ * per pool, it lets a small result be copied a word at a time. */
+/** @type {ArrayBufferLike | null} */
+let poolBuf = null;
+let poolU32 = new Uint32Array(0);
+/** Results up to this many bytes are copied with a loop; longer ones with one set(). */
+const LOOP_COPY = 128;
+
+/**
+ * Copy n result bytes at wasm address out (4-aligned) into a new Buffer (Node) or Uint8Array.
+ * @param {import('./runtime.js').Runtime} rt @param {number} out @param {number} n
+ * @returns {Uint8Array}
+ */
+function copyOut(rt, out, n) {
+  const src = rt.u32, s = out >> 2, w = n >> 2;
   if (NodeBuffer) {
     const b = NodeBuffer.allocUnsafe(n);
-    if (n <= SMALL_COPY * 4) {
-      const u8 = rt.u8;
-      for (let i = 0; i < n; i++) b[i] = u8[out + i];
-    } else {
+    if (n > LOOP_COPY) {
       b.set(rt.u8.subarray(out, out + n));
+      return b;
     }
+    const off = b.byteOffset;
+    let i = 0;
+    if ((off & 3) === 0) {
+      const ab = b.buffer;
+      if (ab !== poolBuf) {
+        poolBuf = ab;
+        poolU32 = new Uint32Array(ab, 0, ab.byteLength >> 2);
+      }
+      const dst = poolU32, d = off >> 2;
+      for (let k = 0; k < w; k++) dst[d + k] = src[s + k];
+      i = w << 2;
+    }
+    const u8 = rt.u8;
+    for (; i < n; i++) b[i] = u8[out + i];
     return b;
   }
-  return rt.u8.slice(out, out + n);
+  if (n > SLAB_MAX) return rt.u8.slice(out, out + n);
+  let at = slabOff;
+  if (slab === null || at + n > SLAB) {
+    slab = new ArrayBuffer(SLAB);
+    slabU32 = new Uint32Array(slab);
+    at = 0;
+  }
+  const dst = slabU32, d = at >> 2;
+  for (let k = 0; k < ((n + 3) >> 2); k++) dst[d + k] = src[s + k];
+  slabOff = (at + n + 7) & ~7;
+  return new Uint8Array(slab, at, n);
 }
