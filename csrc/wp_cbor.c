@@ -113,7 +113,7 @@ static bool wp_cbor_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_ta
 /* Indefinite string at r->pos (after its 0x5f/0x7f head): chunks of the same major type until
  * the break. Byte strings: BINC with (length, offset) per chunk. Text: one STRU (each chunk
  * transcoded on its own, as RFC 8949 requires each chunk to be valid UTF-8). */
-static wp_err wp_cbor_indef_string(wp_decoder *d, wp_reader *r, wp_tape *t, uint32_t major, uint32_t *eoff) {
+WP_INLINE wp_err wp_cbor_indef_string(wp_decoder *d, wp_reader *r, wp_tape *t, uint32_t major, uint32_t *eoff) {
     uint32_t hdr = t->len;
     uint32_t chunks = 0, units = 0;
     wp_tape_put(t, (major == 2 ? WP_T_BINC : WP_T_STRU) | (WP_LEN_ESCAPE << 8));
