@@ -90,13 +90,20 @@ INITIAL_MEMORY=$((2 * 1024 * 1024))  # grows at run time (no maximum is set)
 LDFLAGS_WASM=(--no-entry --strip-debug -z stack-size=131072 --lto-O3)
 WASM_OPT_FLAGS=(-O3 --enable-bulk-memory --enable-simd --enable-sign-ext --enable-mutable-globals
   --enable-nontrapping-float-to-int --strip-debug --strip-producers)
+# The main codec is built for size (-Oz): 22% smaller (34 KB, 13.8 KB gzip, against 43.7 KB /
+# 17.1 KB at -O3) and compiled faster at start-up (Node new WebAssembly.Module 0.71 ms median
+# against 0.76), with encode and decode speed within run-to-run noise of -O3 in interleaved
+# A/B runs (the hot paths are always_inline helpers either way). The transcode module keeps -O3.
+CODEC_CFLAGS=("${CFLAGS_WASM[@]/-O3/-Oz}")
+CODEC_LDFLAGS=("${LDFLAGS_WASM[@]/--lto-O3/--lto-O2}")
+CODEC_OPT_FLAGS=("${WASM_OPT_FLAGS[@]/-O3/-Oz}")
 # compiler-rt builtins (e.g. __multi3 for 128-bit multiplies); only what is referenced is linked.
 RT_BUILTINS="$("$CLANG" --target=wasm32-unknown-wasi --print-libgcc-file-name 2>/dev/null || true)"
 [[ -f "$RT_BUILTINS" ]] || RT_BUILTINS=""
 
 tool_versions="$("$CLANG" --version | head -1) | $(wasm-opt --version)"
-wasm_hash="$(hash_str "$(hash_inputs "${CSRC[@]}" "${CHDR[@]}")" "${CFLAGS_WASM[*]}" "${LDFLAGS_WASM[*]}" \
-  "$INITIAL_MEMORY" "${WASM_OPT_FLAGS[*]}" "$RT_BUILTINS" "$tool_versions")"
+wasm_hash="$(hash_str "$(hash_inputs "${CSRC[@]}" "${CHDR[@]}")" "${CODEC_CFLAGS[*]}" "${CODEC_LDFLAGS[*]}" \
+  "$INITIAL_MEMORY" "${CODEC_OPT_FLAGS[*]}" "$RT_BUILTINS" "$tool_versions")"
 
 if up_to_date wasm "$wasm_hash" && [[ -f build/wirepack.wasm ]]; then
   :
@@ -109,13 +116,13 @@ else
   pids=()
   for src in "${CSRC[@]}"; do
     obj="build/obj/$(basename "${src%.c}").o"
-    "$CLANG" "${CFLAGS_WASM[@]}" -c "$src" -o "$obj" & pids+=($!)
+    "$CLANG" "${CODEC_CFLAGS[@]}" -c "$src" -o "$obj" & pids+=($!)
   done
   fail=0
   for pid in "${pids[@]}"; do wait "$pid" || fail=1; done
   ((fail == 0)) || { echo "build.sh: C compilation failed" >&2; exit 1; }
 
-  link() { "$WASM_LD" "${LDFLAGS_WASM[@]}" --initial-memory="$1" build/obj/*.o ${RT_BUILTINS:+"$RT_BUILTINS"} \
+  link() { "$WASM_LD" "${CODEC_LDFLAGS[@]}" --initial-memory="$1" build/obj/*.o ${RT_BUILTINS:+"$RT_BUILTINS"} \
     -o build/wirepack.raw.wasm 2> build/link.err; }
   if ! link "$INITIAL_MEMORY"; then
     # Static data larger than the default: use what the linker asks for, rounded up to a page.
@@ -130,7 +137,7 @@ else
   fi
   cat build/link.err >&2
   rm -f build/link.err
-  wasm-opt "${WASM_OPT_FLAGS[@]}" build/wirepack.raw.wasm -o build/wirepack.wasm.tmp
+  wasm-opt "${CODEC_OPT_FLAGS[@]}" build/wirepack.raw.wasm -o build/wirepack.wasm.tmp
   mv build/wirepack.wasm.tmp build/wirepack.wasm
   rm -f build/wirepack.raw.wasm
   mark_done wasm "$wasm_hash"
