@@ -81,6 +81,8 @@ for (let i = 0; i < 256; i++) mult10[i] = +('1e' + Math.floor(45.15 - i * 0.3010
  */
 
 const INITIAL_WORDS = 1 << 14;
+/** Strings shorter than this are encoded to UTF-8 in JS (3n bytes fit in n words after the header). */
+const SHORT_STRING = 64;
 /** Copies up to this many words (tape) or 4x as many bytes (output) are done with a loop. */
 const SMALL_COPY = 32;
 
@@ -1140,28 +1142,59 @@ export function writeHeader(T, tag, n) {
   }
 }
 
-/** @param {Tape} T @param {string} s */
+/**
+ * @param {Tape} T @param {string} s
+ */
 function writeString(T, s) {
   const n = s.length;
+  if (n < SHORT_STRING) {
+    // UTF-8 in JS, as TextEncoder does it (a lone surrogate is U+FFFD): a call into Node's
+    // utf8Write or encodeInto costs more than the whole string; at most 3n < ESC bytes
+    if (T.p + 1 + n > T.cap) T.grow(1 + n);
+    const hdr = T.p, u8 = T.u8;
+    const start = (hdr + 1) << 2;
+    let b = start;
+    for (let i = 0; i < n; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 0x80) {
+        u8[b++] = c;
+      } else if (c < 0x800) {
+        u8[b] = 0xc0 | (c >> 6);
+        u8[b + 1] = 0x80 | (c & 0x3f);
+        b += 2;
+      } else {
+        if ((c & 0xf800) === 0xd800) {
+          const d = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+          if (c < 0xdc00 && (d & 0xfc00) === 0xdc00) {
+            c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+            u8[b] = 0xf0 | (c >> 18);
+            u8[b + 1] = 0x80 | ((c >> 12) & 0x3f);
+            u8[b + 2] = 0x80 | ((c >> 6) & 0x3f);
+            u8[b + 3] = 0x80 | (c & 0x3f);
+            b += 4;
+            i++;
+            continue;
+          }
+          c = 0xfffd;
+        }
+        u8[b] = 0xe0 | (c >> 12);
+        u8[b + 1] = 0x80 | ((c >> 6) & 0x3f);
+        u8[b + 2] = 0x80 | (c & 0x3f);
+        b += 3;
+      }
+    }
+    const len = b - start;
+    T.u32[hdr] = E_STR | (len << 8);
+    T.p = hdr + 1 + ((len + 3) >> 2);
+    return;
+  }
   const max = 3 * n;
   const words = 2 + ((max + 3) >> 2);
   if (T.p + words > T.cap) T.grow(words);
   const hdr = T.p;
   const esc = max >= ESC;
   const b = (hdr + (esc ? 2 : 1)) << 2;
-  const u8 = T.u8;
-  let len = 0;
-  if (n < 64) {
-    let i = 0;
-    for (; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c >= 0x80) break;
-      u8[b + i] = c;
-    }
-    len = i === n ? n : utf8Write(T, s, b, max);
-  } else {
-    len = utf8Write(T, s, b, max);
-  }
+  const len = utf8Write(T, s, b, max);
   if (esc) {
     T.u32[hdr] = E_STR | (ESC << 8);
     T.u32[hdr + 1] = len;
