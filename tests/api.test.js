@@ -326,3 +326,22 @@ describe('invalid UTF-8 decodes like TextDecoder (U+FFFD replacement)', () => {
     }
   });
 });
+
+describe('the encode tape lives in wasm memory', () => {
+  // user code that packs and unpacks during the walk (a spare instance serves it), values that
+  // grow memory before and after it, and both formats: the outer result is exact
+  test('nested calls and memory growth in the middle of a walk', async () => {
+    const cbor = await import('wirepack/cbor');
+    const big1 = 'x'.repeat(300000) + '\u00e9', big2 = 'y'.repeat(3000000);
+    const inner = { list: Array.from({ length: 5000 }, (_, i) => ({ i, s: 'v' + i })) };
+    // MessagePack: msgpackr calls toJSON of class instances; CBOR (cbor-x does not): an extension
+    class Nested { toJSON() { return unpack(pack(inner)).list.length; } }
+    class CborNested {}
+    cbor.addExtension({ Class: CborNested, tag: 40998, encode: (_v, enc) => enc(cbor.decode(cbor.encode(inner)).list.length), decode: (n) => n });
+    for (const [enc, dec, nested] of [[pack, unpack, new Nested()], [cbor.encode, cbor.decode, new CborNested()]]) {
+      const v = [big1, nested, { k: [1.5, -2, 'z'] }, big2, nested, 'tail'];
+      expect(dec(enc(v))).toEqual([big1, 5000, { k: [1.5, -2, 'z'] }, big2, 5000, 'tail']);
+      expect(dec(enc({ a: [1, 'b'] }))).toEqual({ a: [1, 'b'] });
+    }
+  });
+});

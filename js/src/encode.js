@@ -83,8 +83,6 @@ for (let i = 0; i < 256; i++) mult10[i] = +('1e' + Math.floor(45.15 - i * 0.3010
 const INITIAL_WORDS = 1 << 14;
 /** Strings shorter than this are encoded to UTF-8 in JS (3n bytes fit in n words after the header). */
 const SHORT_STRING = 64;
-/** Copies up to this many words (tape) or 4x as many bytes (output) are done with a loop. */
-const SMALL_COPY = 32;
 
 /** A node of the record transition trie: the keys so far; a record id once one is assigned. */
 class Transition {
@@ -127,18 +125,26 @@ class Bundle {
   }
 }
 
-/** The reusable tape a Packr writes into. */
+/**
+ * The tape a Packr writes into: the arena of the wasm instance the call acquired, from its base
+ * (so C reads it in place; positions are word indexes into that memory). Attached per call;
+ * user code run during the walk (toJSON, getters, extensions) that packs or unpacks again gets
+ * a spare instance, since this one is busy.
+ */
 export class Tape {
   constructor() {
-    const ab = new ArrayBuffer(INITIAL_WORDS * 4);
-    this.ab = ab;
-    this.u32 = new Uint32Array(ab);
-    this.f64 = new Float64Array(ab);
-    this.f32 = new Float32Array(ab);
-    this.u8 = new Uint8Array(ab);
+    /** @type {import('./runtime.js').Runtime | null} */
+    this.rt = null;
+    this.u32 = new Uint32Array(0);
+    this.f64 = new Float64Array(0);
+    this.f32 = new Float32Array(0);
+    this.u8 = new Uint8Array(0);
     /** @type {import('./runtime.js').NodeBuf | null} */
-    this.nb = NodeBuffer ? /** @type {any} */ (NodeBuffer.from(ab)) : null;
-    this.cap = this.u32.length;
+    this.nb = null;
+    /** word index of the tape's first word (the arena base) */
+    this.base = 0;
+    /** word index where the memory ends */
+    this.cap = 0;
     this.p = 0;
     this.busy = false;
     /** CBOR structuredClone: objects written so far (first tape position, reference slots) */
@@ -163,25 +169,44 @@ export class Tape {
     this.forIn = false;
   }
 
-  views() {
-    const ab = this.ab;
-    this.u32 = new Uint32Array(ab);
-    this.f64 = new Float64Array(ab);
-    this.f32 = new Float32Array(ab);
-    this.u8 = new Uint8Array(ab);
-    this.nb = NodeBuffer ? /** @type {any} */ (NodeBuffer.from(ab)) : null;
-    this.cap = this.u32.length;
+  /**
+   * Start a call's tape in the arena of rt (acquired by the caller).
+   * @param {import('./runtime.js').Runtime} rt
+   */
+  attach(rt) {
+    this.rt = rt;
+    this.base = rt.base >> 2;
+    this.p = this.base;
+    this.views();
   }
 
-  /** Grow (by doubling) so that `words` more words fit. @param {number} words */
+  /** Take the instance's memory views (again, after memory grew). */
+  views() {
+    const rt = /** @type {import('./runtime.js').Runtime} */ (this.rt);
+    this.u32 = rt.u32;
+    this.f64 = rt.f64;
+    this.f32 = rt.f32;
+    this.u8 = rt.u8;
+    this.nb = rt.nb;
+    this.cap = rt.u32.length;
+  }
+
+  /** Grow wasm memory (doubling the tape) so that `words` more words fit. @param {number} words */
   grow(words) {
-    let cap = this.cap * 2;
-    while (cap < this.p + words) cap *= 2;
-    if (cap > 0x3fffffff) throw new RangeError('wirepack: value too large to encode');
-    const ab = new ArrayBuffer(cap * 4);
-    new Uint8Array(ab).set(new Uint8Array(this.ab, 0, this.p * 4));
-    this.ab = ab;
+    const rt = /** @type {import('./runtime.js').Runtime} */ (this.rt);
+    const used = this.p - this.base;
+    let want = Math.max(used * 2, INITIAL_WORDS);
+    while (want < used + words) want *= 2;
+    // the encoder's output follows the tape: C needs room for it too (checked at the call)
+    if (want > 0x3fffffff || !rt.reserve(want * 4)) {
+      if (used + words > 0x3fffffff || !rt.reserve((used + words) * 4)) throw new RangeError('wirepack: value too large to encode');
+    }
     this.views();
+  }
+
+  /** Words written. */
+  words() {
+    return this.p - this.base;
   }
 }
 
@@ -339,8 +364,9 @@ export class Packr extends Unpackr {
     let failed = true;
     /** @type {Uint8Array} */
     let out;
+    const rt = acquire();
     try {
-      tape.p = 0;
+      tape.attach(rt);
       tape.forIn = !protoEnumerable();
       if (!this.simple && this.cborFlags < 0) this.beginMsgpack(tape, value);
       if (encodeOptions !== undefined && (encodeOptions & 2048) !== 0) writeRaw(tape, new Uint8Array(encodeOptions & 0xff));
@@ -348,7 +374,7 @@ export class Packr extends Unpackr {
       this.write(tape, value, 0);
       if (tape.bundle !== null) endBundle(tape);
       this.finishTape(tape);
-      out = emit(tape, this.cborFlags, this);
+      out = emit(rt, tape, this.cborFlags, this);
       failed = false;
     } catch (e) {
       // a deep (or cyclic) value can exhaust the JS stack before maxDepth on engines with a small
@@ -359,6 +385,8 @@ export class Packr extends Unpackr {
       throw e;
     } finally {
       tape.busy = false;
+      tape.rt = null;
+      release(rt);
       releaseMemory();
       if (tape.structs !== null) this.endMpRecords(tape, failed);
       tape.ids = null;
@@ -534,15 +562,19 @@ export class Packr extends Unpackr {
       tape.forIn = !protoEnumerable();
       tape.busy = true;
       let failed = true;
+      const rt = acquire();
       try {
+        tape.attach(rt);
         this.beginMsgpack(tape, value);
         rs.depth = depth + 1;
         this.write(tape, value, 0);
         if (tape.bundle !== null) endBundle(tape);
-        const out = emit(tape, this.cborFlags, null);
+        const out = emit(rt, tape, this.cborFlags, null);
         failed = false;
         return out;
       } finally {
+        tape.rt = null;
+        release(rt);
         releaseMemory();
         rs.depth = depth + 1;
         if (tape.structs !== null) this.endMpRecords(tape, failed);
@@ -1318,38 +1350,16 @@ function writeBigInt(T, v) {
 }
 
 /**
- * Copy the tape into wasm memory, run the C encoder, and copy the bytes out.
+ * Run the C encoder over the tape (in wasm memory already), and copy the bytes out.
+ * @param {import('./runtime.js').Runtime} rt the instance the tape is in
  * @param {Tape} T
  * @param {number} cborFlags -1 for MessagePack, else WP_CBOR_* flags
  * @param {Packr | null} packr the packer, for a buffer given to useBuffer
  * @returns {Uint8Array}
  */
-function emit(T, cborFlags, packr) {
-  const rt = acquire();
-  try {
-    return emitWith(rt, T, cborFlags, packr);
-  } finally {
-    release(rt);
-  }
-}
-
-/**
- * @param {import('./runtime.js').Runtime} rt
- * @param {Tape} T @param {number} cborFlags @param {Packr | null} packr
- * @returns {Uint8Array}
- */
-function emitWith(rt, T, cborFlags, packr) {
+function emit(rt, T, cborFlags, packr) {
   const x = rt.x;
-  const words = T.p;
-  if (!rt.reserve(words * 4)) throw new RangeError('wirepack: out of wasm memory');
-  const dst = rt.u32, base = rt.base >> 2;
-  if (words <= SMALL_COPY) {
-    // small tapes: a loop beats creating a subarray view for set()
-    const src = T.u32;
-    for (let i = 0; i < words; i++) dst[base + i] = src[i];
-  } else {
-    dst.set(T.u32.subarray(0, words), base);
-  }
+  const words = T.words();
   const err = cborFlags < 0 ? x.wpw_encode(words) : x.wpw_cbor_encode(words, cborFlags);
   rt.refresh();
   if (err !== 0) throw new Error(`wirepack: encoder failed (code ${err})`);

@@ -48,6 +48,7 @@ export class Runtime {
     this.i32 = new Int32Array(0);
     this.u32 = new Uint32Array(0);
     this.f64 = new Float64Array(0);
+    this.f32 = new Float32Array(0);
     /** @type {NodeBuf | null} Node Buffer over memory, for latin1/ucs2 string slices */
     this.nb = null;
     const layout = this.x.wpw_layout() >> 2;
@@ -121,6 +122,7 @@ export class Runtime {
       this.i32 = new Int32Array(buf);
       this.u32 = new Uint32Array(buf);
       this.f64 = new Float64Array(buf);
+      this.f32 = new Float32Array(buf);
       this.nb = NodeBuffer ? /** @type {NodeBuf} */ (/** @type {unknown} */ (NodeBuffer.from(buf))) : null;
       this.arena = buf.byteLength - this.base;
     }
