@@ -1016,7 +1016,13 @@ function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
     rt.limitsOwner = opts;
   }
   if (!rt.reserve(len)) throw new DecodeError('LIMIT', 0, 'Input too large for wasm memory');
-  rt.u8.set(bytes, rt.base);
+  if (len <= 16) {
+    // a loop beats set() below about 16 bytes (6 bytes: 22 ns against 44)
+    const u8 = rt.u8, base = rt.base;
+    for (let i = 0; i < len; i++) u8[base + i] = bytes[i];
+  } else {
+    rt.u8.set(bytes, rt.base);
+  }
   if (!cbor) {
     if (rt.extVersion !== registry.version) syncExtConfig(rt);
     if (opts.structures || rt.recLoaded.length !== 0) loadRecords(rt, opts, (flags & F_MULTIPLE) !== 0);
