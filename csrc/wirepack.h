@@ -75,7 +75,7 @@ typedef struct wp_tables {
     uint32_t key_len[WP_MAX_KEYS];
     uint32_t key_hash[WP_MAX_KEYS];
     uint16_t key_slot[WP_KEY_HASH_SLOTS]; /* id + 1, 0 = empty */
-    uint8_t key_pool[WP_KEY_POOL_BYTES];
+    uint8_t key_pool[WP_KEY_POOL_BYTES + 16u]; /* + 16: short keys are read as two words */
 
     uint32_t nshapes, shape_pool_used;
     uint32_t shape_off[WP_MAX_SHAPES]; /* offset of key ids in shape_pool */

@@ -390,7 +390,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             uint32_t n = (uint32_t)arg;
             const uint8_t *s = wp_rd_ptr(&r);
             if (is_key) {
-                uint32_t id = intern ? wp_key_intern(tb, s, n) : WP_NO_ID;
+                uint32_t id = intern ? wp_key_intern_at(tb, s, n, r.len - r.pos) : WP_NO_ID;
                 if (id != WP_NO_ID) {
                     wp_tape_tagp(&t, WP_T_KEY, id);
                     if (top->flags & FR_ALL_INTERNED) {

@@ -121,6 +121,16 @@ uint32_t wp_utf8_to_utf16(const uint8_t *s, uint32_t n, uint16_t *out);
 #define WP_NO_ID 0xFFFFFFFFu
 /* The key id of bytes s[0..n), interning it when new. WP_NO_ID when too long or table full. */
 uint32_t wp_key_intern(wp_tables *t, const uint8_t *s, uint32_t n);
+/* wp_key_intern for a key at s with `avail` bytes readable from s (its own and what follows it
+ * in the input): keys of up to 16 bytes are then read as two words at once. */
+uint32_t wp_key_intern_short(wp_tables *t, uint64_t a, uint64_t b, const uint8_t *s, uint32_t n);
+WP_INLINE uint64_t wp_key_lo_mask(uint32_t n) { return n >= 8u ? ~0ull : (1ull << (n * 8u)) - 1u; }
+WP_INLINE uint64_t wp_key_hi_mask(uint32_t n) { return n <= 8u ? 0 : n >= 16u ? ~0ull : (1ull << ((n - 8u) * 8u)) - 1u; }
+WP_INLINE uint32_t wp_key_intern_at(wp_tables *t, const uint8_t *s, uint32_t n, uint32_t avail) {
+    if (n <= 16u && avail >= 16u)
+        return wp_key_intern_short(t, wp_load_u64(s) & wp_key_lo_mask(n), wp_load_u64(s + 8) & wp_key_hi_mask(n), s, n);
+    return wp_key_intern(t, s, n);
+}
 /* The shape id of key ids ids[0..n), interning it when new. WP_NO_ID when the table is full. */
 uint32_t wp_shape_intern(wp_tables *t, const uint32_t *ids, uint32_t n);
 /* Forget keys with id >= nkeys and shapes with id >= nshapes (undo a failed call). */

@@ -241,7 +241,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                     int64_t v;
                     uint32_t size, id = WP_NO_ID;
                     if (wp_int_at(&r, start + 1, &v, &size) && v > 0 && (uint64_t)v <= bu2 - bp2 && !wp_over((uint32_t)v, d->max_str)) {
-                        id = wp_key_intern(tb, wp_rd_at(&r, b2_in + bp2), (uint32_t)v);
+                        id = wp_key_intern_at(tb, wp_rd_at(&r, b2_in + bp2), (uint32_t)v, r.len - (b2_in + bp2));
                     }
                     if (id != WP_NO_ID) {
                         wp_tape_tagp(&t, WP_T_KEY, id);
@@ -267,7 +267,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             if (n > wp_rd_left(&r) - hl) FAIL(WP_ERR_TRUNCATED, start);
             if (wp_unlikely(bundle_on) && (uint64_t)start + hl + n > b_S) FAIL(WP_ERR_BAD_BUNDLE, start);
             const uint8_t *s = wp_rd_at(&r, start + hl);
-            uint32_t id = intern ? wp_key_intern(tb, s, n) : WP_NO_ID;
+            uint32_t id = intern ? wp_key_intern_at(tb, s, n, r.len - (start + hl)) : WP_NO_ID;
             if (id != WP_NO_ID) {
                 wp_tape_tagp(&t, WP_T_KEY, id);
                 if (top->flags & FR_ALL_INTERNED) {
@@ -439,7 +439,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                         for (; k < nk; k++) {
                             uint32_t sn = 0, sh = 0;
                             if (wp_str_at(&r, q, &sn, &sh) != WP_OK || wp_over(sn, d->max_str)) break;
-                            uint32_t id = wp_key_intern(tb, wp_rd_at(&r, q + sh), sn);
+                            uint32_t id = wp_key_intern_at(tb, wp_rd_at(&r, q + sh), sn, r.len - (q + sh));
                             if (id == WP_NO_ID) break;
                             kscratch[ktop + k] = id;
                             q += sh + sn;

@@ -1320,7 +1320,45 @@ static void test_utf8(void) {
 
 /* ===================================================================== main */
 
+/* Key interning: a key found through the two-word path (16 bytes readable after it) and through
+ * the byte-safe path (at the end of the input) gets one id, whatever follows it; keys that
+ * differ in any byte, or only in length, get different ids. */
+static void test_key_intern_paths(void) {
+    static wp_tables tb;
+    wp_tables_reset(&tb);
+    tu_case("key interning: short-key word path = byte path");
+    uint8_t buf[48];
+    for (uint32_t n = 0; n <= 20; n++) {
+        uint8_t key[20];
+        for (uint32_t i = 0; i < n; i++) key[i] = (uint8_t)('a' + (i * 7 + n) % 26);
+        /* the byte path first: the key at the very end of a heap block of its own size */
+        uint8_t *end = malloc(n ? n : 1);
+        memcpy(end, key, n);
+        uint32_t id = wp_key_intern(&tb, end, n);
+        free(end);
+        CHECK(id != WP_NO_ID, "n=%u", n);
+        /* the word path, with different garbage after the key each time */
+        for (int g = 0; g < 3; g++) {
+            memset(buf, g == 0 ? 0 : g == 1 ? 0xff : 'a', sizeof buf);
+            memcpy(buf, key, n);
+            CHECK_EQ_U(wp_key_intern_at(&tb, buf, n, sizeof buf), id);
+        }
+        /* one byte changed: another key */
+        if (n) {
+            memcpy(buf, key, n);
+            buf[n - 1] ^= 1;
+            uint32_t other = wp_key_intern_at(&tb, buf, n, sizeof buf);
+            CHECK(other != id && other != WP_NO_ID, "n=%u", n);
+        }
+    }
+    /* the same bytes, one shorter: another key (the length is part of the hash and the compare) */
+    memset(buf, 'q', sizeof buf);
+    CHECK(wp_key_intern_at(&tb, buf, 9, sizeof buf) != wp_key_intern_at(&tb, buf, 8, sizeof buf));
+    tu_end();
+}
+
 int main(void) {
+    test_key_intern_paths();
     for (size_t i = 0; i < sizeof scalar_cases / sizeof scalar_cases[0]; i++) {
         tu_case("scalar '%s' flags %u", scalar_cases[i].hex, scalar_cases[i].flags);
         run_scalar(&scalar_cases[i]);
