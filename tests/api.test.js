@@ -345,3 +345,25 @@ describe('the encode tape lives in wasm memory', () => {
     }
   });
 });
+
+describe('map keys through the key cache', () => {
+  // keys are cached as their encoded words; the cache is emptied when full, and set aside for a
+  // while after a run of keys that never repeat: every path gives the same bytes as
+  // @msgpack/msgpack (which writes the same smallest forms)
+  test('repeated, long, non-ASCII, evicted and never-repeating keys', () => {
+    const fixed = { id: 1, name: 'n', 'ключ': 2, ['k'.repeat(33)]: 3, ['é'.repeat(20)]: 4, '': 5 };
+    for (let i = 0; i < 3; i++) expectSameBytes(pack(fixed), mpEncode(fixed), 'fixed keys #' + i);
+    let c = 0;
+    for (let round = 0; round < 3; round++) {
+      // 6,000 objects of 5 keys never seen before (past the cache size and its miss window)
+      for (let j = 0; j < 6000; j++) {
+        const o = {};
+        for (let i = 0; i < 5; i++) o['key' + (c++)] = i;
+        if (j % 500 === 0) expectSameBytes(pack(o), mpEncode(o), 'distinct keys ' + j);
+        else pack(o);
+      }
+      expectSameBytes(pack(fixed), mpEncode(fixed), 'fixed keys after distinct ones');
+      expect(unpack(pack(fixed))).toEqual(fixed);
+    }
+  });
+});

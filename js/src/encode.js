@@ -981,7 +981,7 @@ export class Packr extends Unpackr {
     T.p = hdr + 2;
     let n = 0;
     for (const k in o) {
-      writeString(T, k);
+      writeKey(T, k);
       this.write(T, o[k], depth);
       n++;
     }
@@ -1155,6 +1155,65 @@ function writeF64(T, v) {
   T.u32[p] = E_F64;
   T.f64[a >> 1] = v;
   T.p = a + 2;
+}
+
+/**
+ * Map keys of up to KEY_CACHE_LEN characters as their tape words (header and UTF-8), made once
+ * per distinct key into one shared pool: a Map lookup on a key string (its hash is cached in
+ * the string) and a copy of a few words cost less than encoding it again (example4 encode
+ * +12..27%). Bounded: the map and the pool start again when either is full. The value is the
+ * pool offset times 64 plus the word count (at most 25).
+ * @type {Map<string, number>}
+ */
+const keyCache = new Map();
+const KEY_CACHE_MAX = 4096, KEY_CACHE_LEN = 32, KEY_POOL_WORDS = 1 << 16;
+const keyPool = new Uint32Array(KEY_POOL_WORDS);
+let keyPoolUsed = 0;
+
+/** Lookups and misses in the current window of KEY_WINDOW lookups; keys left to write without
+ * the cache (after a window that mostly missed: keys that never repeat, where caching each one
+ * would cost more than it saves). */
+let kcLookups = 0, kcMisses = 0, kcSkip = 0;
+const KEY_WINDOW = 4096, KEY_SKIP = 1 << 18;
+
+/** @param {Tape} T @param {string} k */
+function writeKey(T, k) {
+  if (kcSkip > 0) {
+    kcSkip--;
+    writeString(T, k);
+    return;
+  }
+  if (++kcLookups === KEY_WINDOW) {
+    if (kcMisses > KEY_WINDOW / 2) {
+      kcSkip = KEY_SKIP;
+      keyCache.clear();
+      keyPoolUsed = 0;
+    }
+    kcLookups = kcMisses = 0;
+  }
+  const e = keyCache.get(k);
+  if (e === undefined) {
+    kcMisses++;
+    const at = T.p;
+    writeString(T, k);
+    if (k.length <= KEY_CACHE_LEN) {
+      const n = T.p - at;
+      if (keyCache.size >= KEY_CACHE_MAX || keyPoolUsed + n > KEY_POOL_WORDS) {
+        keyCache.clear();
+        keyPoolUsed = 0;
+      }
+      const u32 = T.u32, o = keyPoolUsed;
+      for (let i = 0; i < n; i++) keyPool[o + i] = u32[at + i];
+      keyPoolUsed = o + n;
+      keyCache.set(k, o * 64 + n);
+    }
+    return;
+  }
+  const n = e & 63, o = (e - n) / 64;
+  if (T.p + n > T.cap) T.grow(n);
+  const u32 = T.u32, p = T.p;
+  for (let i = 0; i < n; i++) u32[p + i] = keyPool[o + i];
+  T.p = p + n;
 }
 
 /** Whether Object.prototype has an enumerable property (which for-in would visit). */
