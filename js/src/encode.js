@@ -868,6 +868,31 @@ export class Packr extends Unpackr {
     if (typeof use === 'function' && !use(o)) { this.writeMap(T, o, depth); return; }
     const s = /** @type {Structures} */ (T.structs);
     let t = s.transitions || (s.transitions = new Transition());
+    if (T.forIn) {
+      // for-in twice (V8's enum cache: no keys array), as writePlainMap; the keys array is only
+      // made for a record not seen before
+      let fresh = 0;
+      for (const k in o) {
+        if (t.key === k) {
+          t = /** @type {Transition} */ (t.child);
+          continue;
+        }
+        let next = t.more === null ? undefined : t.more.get(k);
+        if (next === undefined) {
+          next = addTransition(t, k);
+          fresh++;
+        }
+        t = next;
+      }
+      if (t.word !== 0) {
+        T.u32[T.p++] = t.word;
+      } else if (!this.newMpRecord(T, t, t.keys || Object.keys(o), fresh, depth)) {
+        this.writeMap(T, o, depth);
+        return;
+      }
+      for (const k in o) this.write(T, o[k], depth);
+      return;
+    }
     const keys = Object.keys(o);
     const n = keys.length;
     let fresh = 0;
