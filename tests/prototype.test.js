@@ -192,7 +192,9 @@ describe('packing while Object.prototype has an enumerable property', () => {
     const { Packr } = await import('wirepack');
     const src = { a: 1, nested: { b: [2, { c: 3 }] } };
     // records too (a fresh Packr each time, so each starts with no structures)
-    const all = () => [hex(pack(src)), hex(encode(src)), hex(new Packr({ structures: [] }).pack(src))];
+    const { Encoder } = await import('wirepack/cbor');
+    const all = () => [hex(pack(src)), hex(encode(src)), hex(new Packr({ structures: [] }).pack(src)),
+      hex(new Encoder({ useRecords: true }).encode(src))];
     const clean = all();
     const proto = /** @type {any} */ (Object.prototype);
     proto.inherited = 'leak';

@@ -1261,8 +1261,10 @@ export class Encoder extends Packr {
         transition = next;
       }
     } else {
+      // (own keys only: no check needed while Object.prototype has no enumerable property)
+      const check = !T.forIn;
       for (const key in object) {
-        if (!hasOwn.call(object, key)) continue;
+        if (check && !hasOwn.call(object, key)) continue;
         let next = transition[key];
         if (!next) {
           if (transition[RECORD_ID] & 0x100000) parentRecordId = transition[RECORD_ID] & 0xffff;
@@ -1309,12 +1311,24 @@ export class Encoder extends Packr {
         this.writeNumber(T, RECORD_FIRST + recordId);
         writeHeader(T, E_ARR, k.length);
         for (let i = 0; i < k.length; i++) this.write(T, k[i], depth);
-        for (const key in object) if (hasOwn.call(object, key)) this.write(T, object[key], depth);
+        this.writeRecordValues(T, object, depth);
         return;
       }
     }
     writeHeader(T, E_ARR, length);
-    for (const key in object) if (hasOwn.call(object, key)) this.write(T, object[key], depth);
+    this.writeRecordValues(T, object, depth);
+  }
+
+  /**
+   * The values of a record, in for-in order (own keys only).
+   * @param {Tape} T @param {Record<string, unknown>} object @param {number} depth
+   */
+  writeRecordValues(T, object, depth) {
+    if (T.forIn) {
+      for (const key in object) this.write(T, object[key], depth);
+    } else {
+      for (const key in object) if (hasOwn.call(object, key)) this.write(T, object[key], depth);
+    }
   }
 
   /** @param {Tape} T @param {object} o @param {number} depth */
