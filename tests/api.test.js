@@ -366,4 +366,22 @@ describe('map keys through the key cache', () => {
       expect(unpack(pack(fixed))).toEqual(fixed);
     }
   });
+
+  test('a pack in the middle of a map that empties the key cache leaves the outer keys right', () => {
+    let c = 0;
+    class Nested {
+      toJSON() {
+        // 20,000 keys never seen before: the cache starts again (and is set aside) meanwhile
+        const o = {};
+        for (let i = 0; i < 20000; i++) o['nested' + (c++)] = i;
+        return unpack(pack(o)).nested0 === undefined ? 'again' : 'first';
+      }
+    }
+    for (let i = 0; i < 4; i++) {
+      const outer = { alpha: 1, beta: [2], gamma: new Nested(), delta: 'd', epsilon: { zeta: 5 } };
+      const bytes = pack(outer);
+      const want = { alpha: 1, beta: [2], gamma: i === 0 ? 'first' : 'again', delta: 'd', epsilon: { zeta: 5 } };
+      expectSameBytes(bytes, mpEncode(want), 'outer map #' + i);
+    }
+  });
 });

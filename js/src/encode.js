@@ -1005,8 +1005,10 @@ export class Packr extends Unpackr {
     const hdr = T.p;
     T.p = hdr + 2;
     let n = 0;
+    /** @type {KeyNode | null} */
+    let node = keyRoot;
     for (const k in o) {
-      writeKey(T, k);
+      node = writeKey(T, node, k);
       this.write(T, o[k], depth);
       n++;
     }
@@ -1183,62 +1185,116 @@ function writeF64(T, v) {
 }
 
 /**
- * Map keys of up to KEY_CACHE_LEN characters as their tape words (header and UTF-8), made once
- * per distinct key into one shared pool: a Map lookup on a key string (its hash is cached in
- * the string) and a copy of a few words cost less than encoding it again (example4 encode
- * +12..27%). Bounded: the map and the pool start again when either is full. The value is the
- * pool offset times 64 plus the word count (at most 25).
- * @type {Map<string, number>}
+ * Map keys as their tape words (header and UTF-8), made once and kept in one shared pool, found
+ * through a trie of the key sequences of the maps written (as records find their structure):
+ * the next key of a map usually is the one that followed the same key last time, so finding
+ * its words takes one string comparison (internalized keys compare by identity) instead of a
+ * UTF-8 encode or a Map lookup. Keys longer than KEY_CACHE_LEN characters are encoded each
+ * time (e -1). Bounded: the trie and the pool start again when either is full; a window of
+ * KEY_WINDOW keys that mostly made new nodes (keys that never repeat) sets the trie aside for
+ * KEY_SKIP keys, since making a node for each costs more than it saves.
  */
-const keyCache = new Map();
-const KEY_CACHE_MAX = 4096, KEY_CACHE_LEN = 32, KEY_POOL_WORDS = 1 << 16;
-const keyPool = new Uint32Array(KEY_POOL_WORDS);
-let keyPoolUsed = 0;
-
-/** Lookups and misses in the current window of KEY_WINDOW lookups; keys left to write without
- * the cache (after a window that mostly missed: keys that never repeat, where caching each one
- * would cost more than it saves). */
-let kcLookups = 0, kcMisses = 0, kcSkip = 0;
+class KeyNode {
+  /** @param {string} k @param {number} e pool offset * 64 + words, or -1 @param {Uint32Array} pool */
+  constructor(k, e, pool) {
+    this.k = k;
+    this.e = e;
+    /** the pool the words are in: a reset makes a new pool, so a node still held by a walk that
+     * a nested pack interrupted keeps valid words */
+    this.pool = pool;
+    /** the key that followed this one first */
+    /** @type {KeyNode | null} */
+    this.child = null;
+    /** the other keys that followed it */
+    /** @type {Map<string, KeyNode> | null} */
+    this.more = null;
+  }
+}
+const KEY_CACHE_LEN = 32, KEY_POOL_WORDS = 1 << 16, KEY_NODES_MAX = 8192;
 const KEY_WINDOW = 4096, KEY_SKIP = 1 << 18;
+let keyPool = new Uint32Array(KEY_POOL_WORDS);
+let keyPoolUsed = 0, keyNodes = 0;
+let keyRoot = new KeyNode('', -1, keyPool);
+/** keys looked up and nodes made in the current window; keys left to write without the trie */
+let kcLookups = 0, kcMade = 0, kcSkip = 0;
 
-/** @param {Tape} T @param {string} k */
-function writeKey(T, k) {
-  if (kcSkip > 0) {
-    kcSkip--;
-    writeString(T, k);
-    return;
+function keyReset() {
+  keyPool = new Uint32Array(KEY_POOL_WORDS);
+  keyRoot = new KeyNode('', -1, keyPool);
+  keyPoolUsed = 0;
+  keyNodes = 0;
+}
+
+/**
+ * The trie node of key k after node (made when missing), its words in the pool.
+ * @param {Tape} T @param {KeyNode} node @param {string} k
+ * @returns {KeyNode}
+ */
+function keyNext(T, node, k) {
+  if (node.child !== null) {
+    if (node.more === null) node.more = new Map();
+    const found = node.more.get(k);
+    if (found !== undefined) return found;
   }
-  if (++kcLookups === KEY_WINDOW) {
-    if (kcMisses > KEY_WINDOW / 2) {
-      kcSkip = KEY_SKIP;
-      keyCache.clear();
-      keyPoolUsed = 0;
-    }
-    kcLookups = kcMisses = 0;
-  }
-  const e = keyCache.get(k);
-  if (e === undefined) {
-    kcMisses++;
+  kcMade++;
+  let e = -1;
+  if (k.length <= KEY_CACHE_LEN) {
+    // encode into the tape past its end (not kept there), then into the pool
     const at = T.p;
     writeString(T, k);
-    if (k.length <= KEY_CACHE_LEN) {
-      const n = T.p - at;
-      if (keyCache.size >= KEY_CACHE_MAX || keyPoolUsed + n > KEY_POOL_WORDS) {
-        keyCache.clear();
-        keyPoolUsed = 0;
-      }
-      const u32 = T.u32, o = keyPoolUsed;
-      for (let i = 0; i < n; i++) keyPool[o + i] = u32[at + i];
-      keyPoolUsed = o + n;
-      keyCache.set(k, o * 64 + n);
+    const n = T.p - at;
+    T.p = at;
+    if (keyNodes >= KEY_NODES_MAX || keyPoolUsed + n > KEY_POOL_WORDS) {
+      keyReset();
+      node = keyRoot;
     }
-    return;
+    const u32 = T.u32, o = keyPoolUsed;
+    for (let i = 0; i < n; i++) keyPool[o + i] = u32[at + i];
+    keyPoolUsed = o + n;
+    e = o * 64 + n;
   }
-  const n = e & 63, o = (e - n) / 64;
+  const next = new KeyNode(k, e, keyPool);
+  keyNodes++;
+  if (node.child === null) node.child = next;
+  else /** @type {Map<string, KeyNode>} */ (node.more).set(k, next);
+  return next;
+}
+
+/**
+ * Write key k of a map, after the key whose node is `node` (keyRoot for the first); returns the
+ * node of k, or null when the trie is set aside.
+ * @param {Tape} T @param {KeyNode | null} node @param {string} k
+ * @returns {KeyNode | null}
+ */
+function writeKey(T, node, k) {
+  if (node === null || kcSkip > 0) {
+    if (kcSkip > 0) kcSkip--;
+    writeString(T, k);
+    return null;
+  }
+  if (++kcLookups === KEY_WINDOW) {
+    const skip = kcMade > KEY_WINDOW / 2;
+    kcLookups = kcMade = 0;
+    if (skip) {
+      kcSkip = KEY_SKIP;
+      keyReset();
+      writeString(T, k);
+      return null;
+    }
+  }
+  let next = node.child;
+  if (next === null || next.k !== k) next = keyNext(T, node, k);
+  const e = next.e;
+  if (e < 0) {
+    writeString(T, k);
+    return next;
+  }
+  const n = e & 63, o = (e - n) / 64, pool = next.pool;
   if (T.p + n > T.cap) T.grow(n);
   const u32 = T.u32, p = T.p;
-  for (let i = 0; i < n; i++) u32[p + i] = keyPool[o + i];
+  for (let i = 0; i < n; i++) u32[p + i] = pool[o + i];
   T.p = p + n;
+  return next;
 }
 
 /** Whether Object.prototype has an enumerable property (which for-in would visit). */
