@@ -285,6 +285,10 @@ enum wp_etag {
                          the c8 ext (fill LLLL); 3 = the open reference points here (two STR
                          entries follow). A reference holds the byte distance from its own first
                          byte to the strings. */,
+    WP_E_NUMS = 29,   /* P = n (< 0xFFFFFF): n aligned f64 follow (as WP_E_F64's), each written as
+                         msgpackr writes a JS number with no float32 option: a whole number in
+                         0..2^32-1 (and -0) as the smallest unsigned form, in -2^31..-1 as the
+                         smallest signed form, anything else float64 (MessagePack only) */
     /* CBOR only: cbor-x's bundled strings (tag 0xdff9) */
     WP_E_CBOR_BOFF = 40,  /* 1a and a 4-byte offset to fill (the next BHERE fills it) */
     WP_E_CBOR_BHERE = 41  /* nothing written: the older open BOFF (of at most two) gets the distance from its 1a byte to here */

@@ -715,6 +715,20 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
             if (i >= n) goto bad;
             wp_out_u8_be32(&o, 0xca, w[i++]);
             break;
+        case WP_E_NUMS: {
+            uint32_t a = (at + 2) & ~1u;
+            if (a > n || p > (n - a) / 2u) goto bad;
+            if (!wp_out_room(&o, 9u * p + 16u)) goto full;
+            for (uint32_t k = 0; k < p; k++, a += 2) {
+                uint64_t bits = ((uint64_t)w[a + 1] << 32) | w[a];
+                double d = wp_f64_from_bits(bits);
+                if (d >= 0.0 && d <= 4294967295.0 && d == (double)(uint32_t)d) wp_enc_uint(&o, (uint32_t)d);
+                else if (d < 0.0 && d >= -2147483648.0 && d == (double)(int32_t)d) wp_enc_int(&o, (int32_t)d);
+                else wp_out_u8_be64(&o, 0xcb, bits);
+            }
+            i = a;
+            break;
+        }
         case WP_E_STR:
         case WP_E_BIN:
         case WP_E_RAW:

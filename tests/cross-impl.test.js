@@ -119,3 +119,25 @@ describe('fixtures', () => {
     expect(unpack(ours)).toEqual(doc);
   });
 });
+
+describe('arrays of numbers (packed as one run when 8 or more)', () => {
+  const mrVar = new msgpackr.Packr({ useRecords: false, variableMapSize: true });
+  const edges = [0, -0, 1, 127, 128, 255, 256, 65535, 65536, 4294967295, 4294967296, -1, -32, -33, -128, -129,
+    -32768, -32769, -2147483648, -2147483649, 0.5, -0.5, NaN, Infinity, -Infinity, 1e300, 2 ** 53, -(2 ** 53), 5e-324];
+  test('every form msgpackr chooses, at every length around the run threshold, and runs that stop at a non-number', () => {
+    for (let n = 0; n <= edges.length; n++) {
+      const a = edges.slice(0, n);
+      expectSameBytes(pack(a), mrVar.pack(a), 'edges ' + n);
+      expectSameBytes(pack({ a, b: [a, 'x'] }), mrVar.pack({ a, b: [a, 'x'] }), 'nested ' + n);
+      for (const odd of ['s', undefined, null, true, 1n, [1]]) {
+        const b = [...a, odd, 7, 8.5];
+        expectSameBytes(pack(b), mrVar.pack(b), `edges ${n} then ${String(odd)}`);
+      }
+    }
+  });
+  test('fast-check: arrays of doubles and integers', () => {
+    fc.assert(fc.property(fc.array(fc.oneof(fc.double(), fc.integer(), fc.maxSafeInteger()), { maxLength: 40 }), (a) => {
+      expectSameBytes(pack(a), mrVar.pack(a), 'array');
+    }), { numRuns: 300 });
+  });
+});

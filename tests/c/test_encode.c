@@ -406,7 +406,7 @@ static void test_length_wrap(void) {
 
 /* ===================================================================== msgpackr's extensions */
 
-typedef struct { const char *name; uint32_t w[12]; uint32_t n; const char *hex; } mcase;
+typedef struct { const char *name; uint32_t w[18]; uint32_t n; const char *hex; } mcase;
 static const mcase mp_cases[] = {
     { "UINT8 0x40 (records mode)", { TAG(WP_E_UINT8, 0x40) }, 1, "cc 40" },
     { "UINT8 0x7f, 0xff", { TAG(WP_E_UINT8, 0x7f), TAG(WP_E_UINT8, 0xff) }, 2, "cc 7f cc ff" },
@@ -419,6 +419,11 @@ static const mcase mp_cases[] = {
     { "EXT4 id and pointer", { TAG(WP_E_EXT4, 0x69), 0x01020304u, TAG(WP_E_EXT4, 0x70), 1 }, 4,
       "d6 69 01020304 d6 70 00000001" },
     { "BYTE c1 then a length", { TAG(WP_E_BYTE, 0xc1), WP_E_INT, (uint32_t)-5 }, 3, "c1 fb" },
+    /* a run of numbers: 0, -0, 2^32-1, 2^32, -1, -2^31, -2^31-1, 0.5 (after a padding word) */
+    { "NUMS: each in the form a JS number takes", { TAG(WP_E_NUMS, 8), 0, 0, 0, 0, 0x80000000u,
+      0xffe00000u, 0x41efffffu, 0, 0x41f00000u, 0, 0xbff00000u, 0, 0xc1e00000u, 0x00200000u, 0xc1e00000u,
+      0, 0x3fe00000u }, 18, "00 00 ce ffffffff cb 41f0000000000000 ff d2 80000000 cb c1e0000000200000 cb 3fe0000000000000" },
+    { "NUMS unaligned start", { WP_E_NIL, TAG(WP_E_NUMS, 1), 0, 0x3ff00000u }, 4, "c0 01" },
     /* a bundle: reference, then (op 3) the strings after the value; the reference is the byte
      * distance from its own first byte to the first string */
     { "BUNDLE open + end", { TAG(WP_E_BUNDLE, 0), 0, TAG(WP_E_BYTE, 0xc1), TAG(WP_E_UINT, 0), 4,
@@ -457,6 +462,8 @@ static const bcase mp_bad_cases[] = {
     { "BUNDLE end with no open reference", { WP_E_NIL, TAG(WP_E_BUNDLE, 3), 0 }, 3, 1, 1 },
     { "BUNDLE end twice", { TAG(WP_E_BUNDLE, 0), 0, TAG(WP_E_BUNDLE, 3), 0, TAG(WP_E_BUNDLE, 3), 0 }, 6, 4, 6 },
     { "BUNDLE unknown op", { TAG(WP_E_BUNDLE, 4), 0 }, 2, 0, 0 },
+    { "NUMS run past the tape", { TAG(WP_E_NUMS, 2), 0, 0, 0 }, 4, 0, 0 },
+    { "NUMS count near 2^24", { TAG(WP_E_NUMS, 0xfffffe), 0, 0, 0 }, 4, 0, 0 },
 };
 
 static void test_msgpackr_bad_tapes(void) {
