@@ -388,3 +388,13 @@ describe('wirepack round trip (Packr.unpack shares the structures)', () => {
     for (const v of [{ a: 1 }, { a: 2, b: [{ a: 3 }] }, [{ a: 4 }, { c: 5 }]]) same(u.unpack(w.pack(v)), v);
   });
 });
+
+describe('records of objects that change while packed', () => {
+  test('a getter that deletes a later key: an error, not a record with a value missing', () => {
+    const o = { a: 1, get b() { delete o.c; return 2; }, c: 3 };
+    expect(() => new Packr({ structures: [] }).pack(o)).toThrow(/changed its keys/);
+    // and the next pack works
+    const p = new Packr({ structures: [] });
+    expect(p.unpack(p.pack({ a: 1, b: 2, c: 3 }))).toEqual({ a: 1, b: 2, c: 3 });
+  });
+});

@@ -876,8 +876,9 @@ export class Packr extends Unpackr {
     if (T.forIn) {
       // for-in twice (V8's enum cache: no keys array), as writePlainMap; the keys array is only
       // made for a record not seen before
-      let fresh = 0;
+      let fresh = 0, n = 0;
       for (const k in o) {
+        n++;
         if (t.key === k) {
           t = /** @type {Transition} */ (t.child);
           continue;
@@ -895,7 +896,13 @@ export class Packr extends Unpackr {
         this.writeMap(T, o, depth);
         return;
       }
-      for (const k in o) this.write(T, o[k], depth);
+      // a getter that deletes a key not yet visited would make for-in skip it: the record would
+      // then have fewer values than keys
+      for (const k in o) {
+        this.write(T, o[k], depth);
+        n--;
+      }
+      if (n !== 0) throw new Error('wirepack: an object changed its keys while it was being packed');
       return;
     }
     const keys = Object.keys(o);
