@@ -362,3 +362,12 @@ describe('records with structuredClone: cycles through records (lead)', () => {
     }
   });
 });
+
+describe('records of objects that change while encoded', () => {
+  test('a getter that deletes a later key: an error, not a record with a value missing', () => {
+    const o = { a: 1, get b() { delete o.c; return 2; }, c: 3 };
+    expect(() => new Encoder({ useRecords: true }).encode(o)).toThrow(/changed its keys/);
+    const e = new Encoder({ useRecords: true });
+    expect(e.decode(e.encode({ a: 1, b: 2, c: 3 }))).toEqual({ a: 1, b: 2, c: 3 });
+  });
+});
