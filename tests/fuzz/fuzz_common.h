@@ -452,6 +452,12 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             int coercible = cbor && (tag == WP_T_INT || tag == WP_T_I32 || tag == WP_T_U32 || tag == WP_T_U64 ||
                                      tag == WP_T_I64 || tag == WP_T_N64 || tag == WP_T_F64 || tag == WP_T_F32 ||
                                      tag == WP_T_FALSE || tag == WP_T_TRUE || tag == WP_T_NIL || tag == WP_T_UNDEF);
+            /* inside a packed item (tag 51), packed references (simple 0-15, tag 6) stand for the
+             * packed values, which the decoder lets be property names as cbor-x does */
+            if (cbor && !coercible && ((tag == WP_T_SIMPLE && p < 16) || (tag == WP_T_TAG && p == 6))) {
+                for (size_t j = sp; j; j--)
+                    if (fr[j - 1].kind == WP_T_TAG && fr[j - 1].sid == 51) { coercible = 1; break; }
+            }
             if (!str && !coercible) mf->all_str = 0;
             if (mf->kind == WP_T_OBJ) FZ_CHECK(str || coercible, "OBJ key of tag %u (word %u)", tag, at);
         } else {
@@ -697,7 +703,8 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             }
             if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
             if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
-            fz_wframe f = { 1, WP_T_TAG, 0, 0, 1, 0, 0 };
+            /* sid 51: a packed item (cbor-x's tag 51), in which packed references may be keys */
+            fz_wframe f = { 1, WP_T_TAG, tv == 51 ? 51u : 0u, 0, 1, 0, 0 };
             fr[sp++] = f;
             dsp++;
             container = 1;
