@@ -453,13 +453,15 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
                                      tag == WP_T_I64 || tag == WP_T_N64 || tag == WP_T_F64 || tag == WP_T_F32 ||
                                      tag == WP_T_FALSE || tag == WP_T_TRUE || tag == WP_T_NIL || tag == WP_T_UNDEF);
             /* inside a packed item (tag 51), packed references (simple 0-15, tag 6) stand for the
-             * packed values, which the decoder lets be property names as cbor-x does */
+             * packed values, which the decoder may let be property names (as cbor-x does) while
+             * its packed table is open: either an object or a Map is then right */
+            int packed_ref = 0;
             if (cbor && !coercible && ((tag == WP_T_SIMPLE && p < 16) || (tag == WP_T_TAG && p == 6))) {
                 for (size_t j = sp; j; j--)
-                    if (fr[j - 1].kind == WP_T_TAG && fr[j - 1].sid == 51) { coercible = 1; break; }
+                    if (fr[j - 1].kind == WP_T_TAG && fr[j - 1].sid == 51) { packed_ref = 1; break; }
             }
             if (!str && !coercible) mf->all_str = 0;
-            if (mf->kind == WP_T_OBJ) FZ_CHECK(str || coercible, "OBJ key of tag %u (word %u)", tag, at);
+            if (mf->kind == WP_T_OBJ) FZ_CHECK(str || coercible || packed_ref, "OBJ key of tag %u (word %u)", tag, at);
         } else {
             FZ_CHECK(tag != WP_T_KEY, "KEY outside a key position (word %u)", at);
         }
