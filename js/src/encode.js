@@ -20,6 +20,7 @@ const textEncoder = new TextEncoder();
 const ByteArray = NodeBuffer || Uint8Array;
 const TypedArray = Object.getPrototypeOf(Uint8Array.prototype).constructor;
 const dateToJSON = Date.prototype.toJSON;
+const hasOwn = Object.prototype.hasOwnProperty;
 /** msgpackr's typed array codes (ext 0x74); ArrayBuffer is 0x10, DataView 0x11. */
 const TYPED_ARRAYS = ['Int8', 'Uint8', 'Uint8Clamped', 'Int16', 'Uint16', 'Int32', 'Uint32', 'Float32',
   'Float64', 'BigInt64', 'BigUint64'].map((t) => t + 'Array');
@@ -873,43 +874,14 @@ export class Packr extends Unpackr {
     if (typeof use === 'function' && !use(o)) { this.writeMap(T, o, depth); return; }
     const s = /** @type {Structures} */ (T.structs);
     let t = s.transitions || (s.transitions = new Transition());
-    if (T.forIn) {
-      // for-in twice (V8's enum cache: no keys array), as writePlainMap; the keys array is only
-      // made for a record not seen before
-      let fresh = 0, n = 0;
-      for (const k in o) {
-        n++;
-        if (t.key === k) {
-          t = /** @type {Transition} */ (t.child);
-          continue;
-        }
-        let next = t.more === null ? undefined : t.more.get(k);
-        if (next === undefined) {
-          next = addTransition(t, k);
-          fresh++;
-        }
-        t = next;
-      }
-      if (t.word !== 0) {
-        T.u32[T.p++] = t.word;
-      } else if (!this.newMpRecord(T, t, t.keys || Object.keys(o), fresh, depth)) {
-        this.writeMap(T, o, depth);
-        return;
-      }
-      // a getter that deletes a key not yet visited would make for-in skip it: the record would
-      // then have fewer values than keys
-      for (const k in o) {
-        this.write(T, o[k], depth);
-        n--;
-      }
-      if (n !== 0) throw new Error('wirepack: an object changed its keys while it was being packed');
-      return;
-    }
-    const keys = Object.keys(o);
-    const n = keys.length;
-    let fresh = 0;
-    for (let i = 0; i < n; i++) {
-      const k = keys[i];
+    // keys by for-in, twice (V8's enum cache: no keys array; one is made only for a record not
+    // seen before), as writePlainMap; inherited keys are skipped only while Object.prototype has
+    // an enumerable property (for-in lists own keys first, in Object.keys order)
+    const own = !T.forIn;
+    let fresh = 0, n = 0;
+    for (const k in o) {
+      if (own && !hasOwn.call(o, k)) continue;
+      n++;
       if (t.key === k) {
         t = /** @type {Transition} */ (t.child);
         continue;
@@ -923,11 +895,18 @@ export class Packr extends Unpackr {
     }
     if (t.word !== 0) {
       T.u32[T.p++] = t.word;
-    } else if (!this.newMpRecord(T, t, t.keys || keys, fresh, depth)) {
+    } else if (!this.newMpRecord(T, t, t.keys || Object.keys(o), fresh, depth)) {
       this.writeMap(T, o, depth);
       return;
     }
-    for (let i = 0; i < n; i++) this.write(T, o[keys[i]], depth);
+    // a getter that deletes a key not yet visited would make for-in skip it: the record would
+    // then have fewer values than keys
+    for (const k in o) {
+      if (own && !hasOwn.call(o, k)) continue;
+      this.write(T, o[k], depth);
+      n--;
+    }
+    if (n !== 0) throw new Error('wirepack: an object changed its keys while it was being packed');
   }
 
   /**
