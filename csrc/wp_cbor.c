@@ -542,6 +542,19 @@ WP_INLINE void wp_cbor_head_out(wp_out *o, uint32_t major, uint64_t v) {
     else wp_out_u8_be64(o, m | 27, v);
 }
 
+/* An integer in [-2^31, 2^32) as its shortest head (major 0 or 1), with no branch on its sign
+ * or size: one 8-byte store, then the length. Needs 8 bytes of room. */
+WP_INLINE void wp_cbor_int32_out(wp_out *o, int64_t v) {
+    static const uint8_t ai[4] = { 0, 24, 25, 26 }, shift[4] = { 24, 24, 16, 0 }, up[4] = { 0, 8, 8, 8 }, len[4] = { 1, 2, 3, 5 };
+    const uint32_t neg = (uint32_t)((uint64_t)v >> 63);
+    const uint32_t a = (uint32_t)v ^ (0u - neg); /* the argument: v, or -1 - v */
+    const uint32_t c = (uint32_t)(a > 23u) + (uint32_t)(a > 255u) + (uint32_t)(a > 65535u);
+    /* class 0: the argument is in the initial byte; else it follows in 1, 2 or 4 bytes */
+    const uint64_t word = (uint64_t)((neg << 5) | ai[c]) | ((uint64_t)(__builtin_bswap32(a) >> shift[c]) << up[c]);
+    __builtin_memcpy(o->p + o->len, &word, 8);
+    o->len += len[c];
+}
+
 /* float32 bits -> float16 bits when the value is exactly representable. */
 static bool wp_f16_exact(uint32_t f, uint32_t *h) {
     uint32_t sign = (f >> 16) & 0x8000u;
@@ -570,7 +583,14 @@ static bool wp_f16_exact(uint32_t f, uint32_t *h) {
  * and infinities as float16. (Integers reach the encoder as INT/UINT/I64/U64 entries; a JS
  * number outside the 32-bit range is a float, as cbor-x and msgpackr treat it.) */
 static void wp_cbor_double(wp_out *o, double v, bool float64) {
-    if (!float64) {
+    const uint64_t bits = wp_bits_from_f64(v);
+    /* a finite double with any of its 29 low mantissa bits set is no float32 (nor float16):
+     * most full-precision values take this one test and skip the conversions */
+    if (float64 || ((bits & 0x1fffffffu) != 0 && ((bits >> 52) & 0x7ffu) != 0x7ffu)) {
+        wp_out_u8_be64(o, 0xfb, bits);
+        return;
+    }
+    {
         float f = (float)v;
         if ((double)f == v || v != v) {
             uint32_t fb;
@@ -581,7 +601,7 @@ static void wp_cbor_double(wp_out *o, double v, bool float64) {
             return;
         }
     }
-    wp_out_u8_be64(o, 0xfb, wp_bits_from_f64(v));
+    wp_out_u8_be64(o, 0xfb, bits);
 }
 
 uint32_t wp_cbor_scratch_words(uint32_t tape_words) {
@@ -689,17 +709,40 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
         case WP_E_FALSE: wp_out_u8(&o, 0xf4); break;
         case WP_E_TRUE: wp_out_u8(&o, 0xf5); break;
         case WP_E_UNDEF: wp_out_u8(&o, 0xf7); break;
-        case WP_E_INT: {
+        case WP_E_INT:
             if (i >= n) goto bad;
-            int32_t v = (int32_t)w[i++];
-            if (v >= 0) wp_cbor_head_out(&o, 0, (uint32_t)v);
-            else wp_cbor_head_out(&o, 1, (uint32_t)(-1 - v));
+            wp_cbor_int32_out(&o, (int32_t)w[i++]);
             break;
-        }
         case WP_E_UINT:
             if (i >= n) goto bad;
-            wp_cbor_head_out(&o, 0, w[i++]);
+            wp_cbor_int32_out(&o, w[i++]);
             break;
+        case WP_E_NUMS: {
+            /* a run of numbers, each as writeNumber would write it: an integer when it is a
+             * uint32 or an int32 (not -0), else a float (shortest, as WP_E_F64). The host sends
+             * runs only without deterministic or indefinite-length encoding, which count items. */
+            if (track) goto bad;
+            uint32_t a = (at + 2) & ~1u;
+            if (a > n || p > (n - a) / 2u) goto bad;
+            if (!wp_out_room(&o, 9u * p + 16u)) goto full;
+            const uint32_t *src = w + a;
+            for (uint32_t k = 0; k < p; k++, src += 2) {
+                uint64_t bits = ((uint64_t)src[1] << 32) | src[0];
+                double d = wp_f64_from_bits(bits);
+                /* 21 low mantissa bits set: a fraction (see wp_msgpack.c); 29: no float32 either */
+                if (wp_likely((bits & 0x1fffffu) != 0)) {
+                    if ((bits & 0x1fffffffu) != 0 && ((bits >> 52) & 0x7ffu) != 0x7ffu) wp_out_u8_be64(&o, 0xfb, bits);
+                    else wp_cbor_double(&o, d, f64e);
+                    continue;
+                }
+                bool in = (d <= 4294967295.0) & (d >= -2147483648.0); /* false for NaN */
+                int64_t v = (int64_t)(in ? d : 0.0);
+                if (in & ((double)v == d) & (bits != 0x8000000000000000ull)) wp_cbor_int32_out(&o, v);
+                else wp_cbor_double(&o, d, f64e);
+            }
+            i = a + 2u * p;
+            break;
+        }
         case WP_E_I64:
         case WP_E_U64:
         case WP_E_N64: {

@@ -21,10 +21,8 @@ WP_INLINE uint32_t wp_be32(const uint8_t *p) {
 }
 WP_INLINE uint64_t wp_be64(const uint8_t *p) { return ((uint64_t)wp_be32(p) << 32) | wp_be32(p + 4); }
 WP_INLINE void wp_put_be16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-WP_INLINE void wp_put_be32(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
-}
-WP_INLINE void wp_put_be64(uint8_t *p, uint64_t v) { wp_put_be32(p, (uint32_t)(v >> 32)); wp_put_be32(p + 4, (uint32_t)v); }
+WP_INLINE void wp_put_be32(uint8_t *p, uint32_t v) { v = __builtin_bswap32(v); __builtin_memcpy(p, &v, 4); }
+WP_INLINE void wp_put_be64(uint8_t *p, uint64_t v) { v = __builtin_bswap64(v); __builtin_memcpy(p, &v, 8); }
 WP_INLINE uint64_t wp_load_u64(const uint8_t *p) { uint64_t v; __builtin_memcpy(&v, p, 8); return v; }
 WP_INLINE uint32_t wp_load_u32(const uint8_t *p) { uint32_t v; __builtin_memcpy(&v, p, 4); return v; }
 WP_INLINE double wp_f64_from_bits(uint64_t b) { double d; __builtin_memcpy(&d, &b, 8); return d; }

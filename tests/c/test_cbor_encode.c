@@ -335,6 +335,95 @@ static void test_floats(void) {
     }
 }
 
+/* ===================================================================== number runs */
+
+/* What writeNumber puts on the tape for v: an integer when it is a uint32 or an int32 (and not
+ * -0, which CBOR writes as a float), else a float. */
+static void oracle_number(tu_buf *b, double v, uint32_t flags) {
+    if (v == v && v >= -2147483648.0 && v <= 4294967295.0 && v == (double)(int64_t)v && !(v == 0 && signbit(v))) {
+        int64_t x = (int64_t)v;
+        uint32_t major = x < 0 ? 1 : 0;
+        uint64_t a = x < 0 ? (uint64_t)(-1 - x) : (uint64_t)x;
+        if (a < 24) tu_buf_u8(b, (major << 5) | (uint32_t)a);
+        else if (a <= 0xff) { tu_buf_u8(b, (major << 5) | 24); tu_buf_be(b, a, 1); }
+        else if (a <= 0xffff) { tu_buf_u8(b, (major << 5) | 25); tu_buf_be(b, a, 2); }
+        else { tu_buf_u8(b, (major << 5) | 26); tu_buf_be(b, a, 4); }
+    } else {
+        oracle_f64(b, v, flags);
+    }
+}
+
+/* A WP_E_NUMS run of vals after `lead` NILs (the run's doubles start at an even word). */
+static void nums_tape(tu_etape *t, tu_buf *want, const double *vals, uint32_t count, uint32_t lead, uint32_t flags) {
+    for (uint32_t k = 0; k < lead; k++) { tu_et_tag(t, WP_E_NIL, 0); tu_buf_u8(want, 0xf6); }
+    uint32_t at = t->len;
+    tu_et_tag(t, WP_E_NUMS, count);
+    while (t->len < ((at + 2) & ~1u)) tu_et_word(t, 0);
+    for (uint32_t k = 0; k < count; k++) {
+        uint64_t bits;
+        memcpy(&bits, &vals[k], 8);
+        tu_et_word(t, (uint32_t)bits);
+        tu_et_word(t, (uint32_t)(bits >> 32));
+        oracle_number(want, vals[k], flags);
+    }
+}
+
+static void test_number_runs(void) {
+    static const double edges[] = { 0, -0.0, 1, 23, 24, 255, 256, 65535, 65536, 4294967295.0, 4294967296.0, -1, -24,
+        -25, -256, -257, -65536, -65537, -2147483648.0, -2147483649.0, 0.5, -0.5, 1.5, -2.5, 0.25, 4294967295.5,
+        -2147483648.5, 65504, 100000, 0.1, 1e300, 0x1p-149, 0x1p-1074, INFINITY, -INFINITY, NAN };
+    const uint32_t ne = (uint32_t)(sizeof edges / sizeof edges[0]);
+    for (uint32_t flags = 0; flags <= F64; flags += F64) {
+        for (uint32_t lead = 0; lead < 2; lead++) {
+            tu_case("NUMS: integer edges, shortest floats, flags %u, lead %u", flags, lead);
+            tu_etape t = { 0 };
+            tu_buf want = { 0 };
+            nums_tape(&t, &want, edges, ne, lead, flags);
+            check_encode(&t, flags, &want);
+            tu_et_free(&t);
+            tu_buf_free(&want);
+            tu_end();
+        }
+        tu_case("NUMS: 50000 random values in runs, flags %u", flags);
+        tu_rng rng = { 11 + flags };
+        tu_etape t = { 0 };
+        tu_buf want = { 0 };
+        double vals[100];
+        for (int run = 0; run < 500; run++) {
+            uint32_t count = 1 + (uint32_t)(tu_rand(&rng) % 100);
+            for (uint32_t k = 0; k < count; k++) {
+                uint64_t r = tu_rand(&rng);
+                switch (k % 4) {
+                case 0: memcpy(&vals[k], &r, 8); break;
+                case 1: { uint32_t fb = (uint32_t)r; float f; memcpy(&f, &fb, 4); vals[k] = f; break; }
+                case 2: vals[k] = (double)(int32_t)(uint32_t)r / (double)(1u << (r >> 59)); break;
+                default: vals[k] = (double)(int64_t)(r >> 30) - 8589934592.0; break;
+                }
+            }
+            nums_tape(&t, &want, vals, count, (uint32_t)(tu_rand(&rng) & 1), flags);
+        }
+        check_encode(&t, flags, &want);
+        tu_et_free(&t);
+        tu_buf_free(&want);
+        tu_end();
+    }
+    /* deterministic and indefinite-length encoding count items: the host never sends runs then */
+    for (uint32_t flags = DET; flags <= IND; flags += IND - DET) {
+        tu_case("NUMS with flags %u: a bad tape", flags);
+        uint32_t w[4] = { TAG(WP_E_NUMS, 1), 0, 0, 0x3ff00000u };
+        uint32_t cap = wp_encode_out_bound(4), sw = wp_cbor_scratch_words(4);
+        uint8_t *out = (uint8_t *)malloc(cap);
+        uint32_t *scratch = (uint32_t *)malloc(sw * 4u);
+        wp_encoder e;
+        memset(&e, 0, sizeof e);
+        e.tape = w; e.tape_len = 4; e.out = out; e.out_cap = cap;
+        CHECK_ERR(wp_cbor_encode(&e, flags, scratch, sw), WP_ERR_BAD_TAPE);
+        free(out);
+        free(scratch);
+        tu_end();
+    }
+}
+
 /* ===================================================================== simple values, bad */
 
 typedef struct { const char *name; uint32_t w[8]; uint32_t n; uint32_t off; uint32_t out_len; } bcase;
@@ -367,6 +456,8 @@ static const bcase bad_cases[] = {
     { "RAW past the end", { TAG(WP_E_RAW, 4) }, 1, 0, 0 },
     { "ARR escape without count", { TAG(WP_E_ARR, ESC) }, 1, 0, 0 },
     { "MAP escape without count", { WP_E_NIL, TAG(WP_E_MAP, ESC) }, 2, 1, 1 },
+    { "NUMS run past the end", { TAG(WP_E_NUMS, 2), 0, 0, 0 }, 4, 0, 0 },
+    { "NUMS count near 2^24", { TAG(WP_E_NUMS, 0xfffffe), 0, 0, 0 }, 4, 0, 0 },
     { "TAG escape without words", { TAG(WP_E_TAG, ESC) }, 1, 0, 0 },
     { "TAG escape with one word", { TAG(WP_E_TAG, ESC), 7 }, 2, 0, 0 },
     { "bad entry inside a map", { TAG(WP_E_MAP, 1), TAG(WP_E_SIMPLE, 30), WP_E_NIL }, 3, 1, 1 },
@@ -1036,6 +1127,7 @@ static void test_scratch(void) {
 int main(void) {
     test_heads();
     test_floats();
+    test_number_runs();
     test_bad_tapes();
     test_length_wrap();
     test_deterministic();

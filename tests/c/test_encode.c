@@ -406,7 +406,7 @@ static void test_length_wrap(void) {
 
 /* ===================================================================== msgpackr's extensions */
 
-typedef struct { const char *name; uint32_t w[18]; uint32_t n; const char *hex; } mcase;
+typedef struct { const char *name; uint32_t w[48]; uint32_t n; const char *hex; } mcase;
 static const mcase mp_cases[] = {
     { "UINT8 0x40 (records mode)", { TAG(WP_E_UINT8, 0x40) }, 1, "cc 40" },
     { "UINT8 0x7f, 0xff", { TAG(WP_E_UINT8, 0x7f), TAG(WP_E_UINT8, 0xff) }, 2, "cc 7f cc ff" },
@@ -423,6 +423,19 @@ static const mcase mp_cases[] = {
     { "NUMS: each in the form a JS number takes", { TAG(WP_E_NUMS, 8), 0, 0, 0, 0, 0x80000000u,
       0xffe00000u, 0x41efffffu, 0, 0x41f00000u, 0, 0xbff00000u, 0, 0xc1e00000u, 0x00200000u, 0xc1e00000u,
       0, 0x3fe00000u }, 18, "00 00 ce ffffffff cb 41f0000000000000 ff d2 80000000 cb c1e0000000200000 cb 3fe0000000000000" },
+    /* every size class and sign edge, fractions whose 21 low mantissa bits are zero (the test that
+     * sends most floats straight to cb does not catch them), out-of-range integral values, a
+     * subnormal, infinity */
+    { "NUMS: integer edges, short fractions, out of range", { TAG(WP_E_NUMS, 23), 0, 0x00000000u, 0xc1e00000u,
+      0x00000000u, 0xc0e00020u, 0x00000000u, 0xc0e00000u, 0x00000000u, 0xc0602000u, 0x00000000u, 0xc0600000u,
+      0x00000000u, 0xc0408000u, 0x00000000u, 0xc0400000u, 0x00000000u, 0xbff00000u, 0x00000000u, 0x405fc000u,
+      0x00000000u, 0x40600000u, 0x00000000u, 0x406fe000u, 0x00000000u, 0x40700000u, 0x00000000u, 0x40efffe0u,
+      0x00000000u, 0x40f00000u, 0xffe00000u, 0x41efffffu, 0x00000000u, 0x3ff80000u, 0x00000000u, 0xc0040000u,
+      0x00000000u, 0x3fd00000u, 0xfff00000u, 0x41efffffu, 0x00100000u, 0xc1e00000u, 0x00000001u, 0x00000000u,
+      0x00000000u, 0x7ff00000u, 0x8800759cu, 0xfe37e43cu }, 48,
+      "d2 80000000 d2 ffff7fff d1 8000 d1 ff7f d0 80 d0 df e0 ff 7f cc 80 cc ff cd 0100 cd ffff ce 00010000 "
+      "ce ffffffff cb 3ff8000000000000 cb c004000000000000 cb 3fd0000000000000 cb 41effffffff00000 "
+      "cb c1e0000000100000 cb 0000000000000001 cb 7ff0000000000000 cb fe37e43c8800759c" },
     { "NUMS unaligned start", { WP_E_NIL, TAG(WP_E_NUMS, 1), 0, 0x3ff00000u }, 4, "c0 01" },
     /* a bundle: reference, then (op 3) the strings after the value; the reference is the byte
      * distance from its own first byte to the first string */
