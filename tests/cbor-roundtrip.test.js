@@ -402,3 +402,30 @@ describe('fixtures (tests/vectors)', () => {
     expect(ccanon(new Decoder().decode(new Encoder({ float64: true }).encode(doc)))).toEqual(ccanon(doc));
   });
 });
+
+// An array's leading numbers go to C as one run (not with deterministic or indefinite-length
+// encoding, nor alwaysUseFloat / useFloat32); each must come out as the number alone would.
+describe('arrays of numbers (their leading numbers as one run)', () => {
+  const edges = [0, -0, 1, 23, 24, 255, 256, 65535, 65536, 4294967295, 4294967296, -1, -24, -25, -256, -257,
+    -65536, -65537, -2147483648, -2147483649, 0.5, -0.5, 1.5, -2.5, 0.25, 4294967295.5, -2147483648.5, 65504,
+    100000, 0.1, 1e300, 5e-324, 2 ** 53, NaN, Infinity, -Infinity];
+  const cat = (parts) => parts.map((b) => hex(b)).join('');
+  const head = (n) => (n < 24 ? (0x80 | n).toString(16) : '98' + n.toString(16).padStart(2, '0'));
+  const encoders = [['encode', { encode }], ['float64', new Encoder({ float64: true })], ['deterministic', deterministic],
+    ['records', new Encoder({ useRecords: true })], ['alwaysUseFloat', new Encoder({ alwaysUseFloat: true })]];
+  test.each(encoders)('%s: every length, and runs cut by each kind of non-number', (_name, enc) => {
+    for (let n = 0; n <= edges.length; n++) {
+      const a = edges.slice(0, n);
+      expect(hex(enc.encode(a)), 'edges ' + n).toBe(head(n) + cat(a.map((x) => enc.encode(x))));
+      for (const odd of ['s', undefined, null, true, 1n, [1]]) {
+        const b = [...a, odd, 7, 8.5];
+        expect(hex(enc.encode(b)), `edges ${n} then ${String(odd)}`).toBe(head(b.length) + cat(b.map((x) => enc.encode(x))));
+      }
+    }
+  });
+  test('fast-check: arrays of doubles and integers, as the numbers alone', () => {
+    fc.assert(fc.property(fc.array(fc.oneof(fc.double(), fc.integer(), fc.maxSafeInteger()), { maxLength: 40 }), (a) => {
+      expect(hex(encode(a))).toBe(head(a.length) + cat(a.map((x) => encode(x))));
+    }), { numRuns: 300 });
+  });
+});

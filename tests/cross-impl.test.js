@@ -120,11 +120,13 @@ describe('fixtures', () => {
   });
 });
 
-describe('arrays of numbers (packed as one run when 8 or more)', () => {
+describe('arrays of numbers (their leading numbers packed as one run)', () => {
   const mrVar = new msgpackr.Packr({ useRecords: false, variableMapSize: true });
   const edges = [0, -0, 1, 127, 128, 255, 256, 65535, 65536, 4294967295, 4294967296, -1, -32, -33, -128, -129,
-    -32768, -32769, -2147483648, -2147483649, 0.5, -0.5, NaN, Infinity, -Infinity, 1e300, 2 ** 53, -(2 ** 53), 5e-324];
-  test('every form msgpackr chooses, at every length around the run threshold, and runs that stop at a non-number', () => {
+    -32768, -32769, -2147483648, -2147483649, 0.5, -0.5, NaN, Infinity, -Infinity, 1e300, 2 ** 53, -(2 ** 53), 5e-324,
+    // fractions with few mantissa bits (C tests the low bits first), and just outside the integer range
+    1.5, -2.5, 0.25, 4294967295.5, -2147483648.5, 2 ** 32, 0.1];
+  test('every form msgpackr chooses, at every length, and runs that stop at a non-number', () => {
     for (let n = 0; n <= edges.length; n++) {
       const a = edges.slice(0, n);
       expectSameBytes(pack(a), mrVar.pack(a), 'edges ' + n);

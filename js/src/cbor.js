@@ -745,6 +745,9 @@ export class Encoder extends Packr {
       // useFloat32 / alwaysUseFloat choose float32 or float64 here, as cbor-x (a float64 that did
       // not qualify for float32 must not be shortened into one)
       (this.useFloat32 > 0 || this.alwaysUseFloat ? F64_ENTRIES : 0);
+    // number runs (C writes each number as writeNumber below would): not when a number may be
+    // written another way, nor with deterministic or indefinite lengths (C counts items there)
+    this.cborNumRuns = !this.alwaysUseFloat && (this.cborFlags & (DETERMINISTIC | INDEFINITE)) === 0;
 
     /** @type {Record<string, any> | null} */
     this.keyMap = o.keyMap || null;

@@ -39,9 +39,10 @@ const E_NIL = 0, E_FALSE = 1, E_TRUE = 2, E_UNDEF = 3, E_INT = 4, E_UINT = 5, E_
 const E_I64 = 8, E_U64 = 9, E_STR = 10, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_EXT = 14, E_DATE = 15, E_BADDATE = 16;
 const E_RAW = 17, E_PAD = 21;
 const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28, E_NUMS = 29;
-/** Arrays of at least this many numbers go as one run of f64 (E_NUMS) when no option changes
- * how a number is written (MessagePack, no float32, no records). */
-const NUM_RUN = 8;
+/** In arrays of at least this many elements, the leading numbers go as one run of f64 (E_NUMS)
+ * when no option changes how a number is written (MessagePack, no float32, no records): the
+ * walk then does one typeof test and one store per number, and C classifies them. */
+const NUM_RUN = 2;
 const ESC = 0xffffff;
 
 /** msgpackr's table: binary exponent -> decimal multiplier (for DECIMAL_FIT). */
@@ -262,6 +263,8 @@ export class Packr extends Unpackr {
     this.tape = null;
     /** -1 for MessagePack; WP_CBOR_* flags for CBOR (set by the CBOR Encoder) */
     this.cborFlags = -1;
+    /** CBOR: whether arrays may carry number runs (the CBOR Encoder decides) */
+    this.cborNumRuns = false;
     /** @type {boolean | ((value: object) => boolean) | undefined} */
     this.useRecords = o.useRecords;
     this.moreTypes = !!(o.moreTypes || (o.structuredClone && o.moreTypes == undefined));
@@ -692,9 +695,11 @@ export class Packr extends Unpackr {
       if (packExtensions.length > 0 && o.constructor !== Array && this.cborFlags < 0 && this.writeUserExtension(T, o, depth)) return;
       const n = o.length;
       writeHeader(T, E_ARR, n);
-      if (n >= NUM_RUN && typeof o[0] === 'number' && this.cborFlags < 0 && this.useFloat32 === 0 && !T.recInts &&
-          n < ESC && writeNumberRun(T, o, n)) return;
-      for (let i = 0; i < n; i++) this.write(T, o[i], depth);
+      let i = 0;
+      if (n >= NUM_RUN && typeof o[0] === 'number' && this.useFloat32 === 0 && (this.cborFlags < 0 ? !T.recInts : this.cborNumRuns) && n < ESC) {
+        i = writeNumberRun(T, o, n);
+      }
+      for (; i < n; i++) this.write(T, o[i], depth);
       return;
     }
     const proto = Object.getPrototypeOf(o);
@@ -1289,24 +1294,25 @@ function writeKey(T, node, k) {
 }
 
 /**
- * An array of numbers as one E_NUMS run: the values go in as f64 and C writes each in the form
- * writeNumber would choose (without float32 or records). False, with nothing written, when an
- * element is not a number.
+ * The leading numbers of an array as one E_NUMS run: the values go in as f64 and C writes each
+ * in the form writeNumber would choose (without float32 or records). Returns how many elements
+ * it wrote (the rest of the array goes through write()); o[0] is a number.
  * @param {Tape} T @param {unknown[]} o @param {number} n
- * @returns {boolean}
+ * @returns {number}
  */
 function writeNumberRun(T, o, n) {
   const words = 2 * n + 2;
   if (T.p + words > T.cap) T.grow(words);
   const p = T.p, a = (p + 2) & ~1, f64 = T.f64, b = a >> 1;
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  for (; i < n; i++) {
     const v = o[i];
-    if (typeof v !== 'number') return false;
+    if (typeof v !== 'number') break;
     f64[b + i] = v;
   }
-  T.u32[p] = E_NUMS | (n << 8);
-  T.p = a + 2 * n;
-  return true;
+  T.u32[p] = E_NUMS | (i << 8);
+  T.p = a + 2 * i;
+  return i;
 }
 
 /** Whether Object.prototype has an enumerable property (which for-in would visit). */
