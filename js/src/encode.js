@@ -1432,13 +1432,32 @@ function writeRaw(T, data) {
  * @param {Tape} T @param {Uint8Array} bytes @param {number} code
  */
 function writeExtBuffer(T, bytes, code) {
-  const n = bytes.length + 1;
-  const hdr = n < 0x100 ? [0xc7, n] : n < 0x10000 ? [0xc8, n >> 8, n & 0xff] : [0xc9, n >>> 24, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff];
-  hdr.push(0x74, code);
-  const data = new Uint8Array(hdr.length + bytes.length);
-  data.set(hdr);
-  data.set(bytes, hdr.length);
-  writeRaw(T, data);
+  // the header and the bytes go straight into one RAW entry (no intermediate array)
+  const m = bytes.length, n = m + 1;
+  const len = (n < 0x100 ? 4 : n < 0x10000 ? 5 : 7) + m;
+  const words = 2 + ((len + 3) >> 2);
+  if (T.p + words > T.cap) T.grow(words);
+  let p = T.p;
+  if (len < ESC) {
+    T.u32[p++] = E_RAW | (len << 8);
+  } else {
+    T.u32[p] = E_RAW | (ESC << 8);
+    T.u32[p + 1] = len;
+    p += 2;
+  }
+  const u8 = T.u8;
+  let b = p << 2;
+  if (n < 0x100) {
+    u8[b] = 0xc7; u8[b + 1] = n; b += 2;
+  } else if (n < 0x10000) {
+    u8[b] = 0xc8; u8[b + 1] = n >> 8; u8[b + 2] = n & 0xff; b += 3;
+  } else {
+    u8[b] = 0xc9; u8[b + 1] = n >>> 24; u8[b + 2] = (n >> 16) & 0xff; u8[b + 3] = (n >> 8) & 0xff; u8[b + 4] = n & 0xff; b += 5;
+  }
+  u8[b] = 0x74;
+  u8[b + 1] = code;
+  u8.set(bytes, b + 2);
+  T.p = p + ((len + 3) >> 2);
 }
 
 /**
