@@ -56,17 +56,14 @@ static double wp_half_to_double(uint32_t h) {
 }
 
 /* Is the number item at p (first byte known) one a number run may hold? Returns its size. */
-static uint32_t wp_cbor_num_size(const uint8_t *p) {
-    uint32_t b = p[0];
-    if (b <= 0x17 || (b >= 0x20 && b <= 0x37)) return 1;
-    switch (b) {
-    case 0x18: case 0x38: return 2;
-    case 0x19: case 0x39: case 0xf9: return 3;
-    case 0x1a: case 0x3a: case 0xfa: return 5;
-    case 0xfb: return 9;
-    default: return 0;
-    }
-}
+/* Bytes of the number whose head is b (integers that fit 32 bits and floats), 0 for anything
+ * else: one table load (a switch here was an out-of-line call per element in number runs). */
+static const uint8_t wp_cbor_numsz[256] = {
+    [0x00 ... 0x17] = 1, [0x18] = 2, [0x19] = 3, [0x1a] = 5,
+    [0x20 ... 0x37] = 1, [0x38] = 2, [0x39] = 3, [0x3a] = 5,
+    [0xf9] = 3, [0xfa] = 5, [0xfb] = 9,
+};
+WP_INLINE uint32_t wp_cbor_num_size(const uint8_t *p) { return wp_cbor_numsz[p[0]]; }
 
 static double wp_cbor_num_at(const uint8_t *p) {
     uint32_t b = p[0];

@@ -16,13 +16,33 @@
 /* ------------------------------------------------------------------ big-endian loads/stores */
 
 WP_INLINE uint16_t wp_be16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+WP_INLINE void wp_put_be16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+#if defined(__wasm_simd128__)
+/* wasm has no byte swap: a 4- or 8-byte swap would be a dozen shifts and masks (or as many byte
+ * loads), so the bytes are reversed by one swizzle in a vector register instead. */
+#include <wasm_simd128.h>
+#define WP_REV8 wasm_i8x16_const(7, 6, 5, 4, 3, 2, 1, 0, 8, 9, 10, 11, 12, 13, 14, 15)
+#define WP_REV4 wasm_i8x16_const(3, 2, 1, 0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+WP_INLINE uint32_t wp_be32(const uint8_t *p) {
+    return (uint32_t)wasm_i32x4_extract_lane(wasm_i8x16_swizzle(wasm_v128_load32_zero(p), WP_REV4), 0);
+}
+WP_INLINE uint64_t wp_be64(const uint8_t *p) {
+    return (uint64_t)wasm_i64x2_extract_lane(wasm_i8x16_swizzle(wasm_v128_load64_zero(p), WP_REV8), 0);
+}
+WP_INLINE void wp_put_be32(uint8_t *p, uint32_t v) {
+    wasm_v128_store32_lane(p, wasm_i8x16_swizzle(wasm_i32x4_make((int32_t)v, 0, 0, 0), WP_REV4), 0);
+}
+WP_INLINE void wp_put_be64(uint8_t *p, uint64_t v) {
+    wasm_v128_store64_lane(p, wasm_i8x16_swizzle(wasm_i64x2_make((int64_t)v, 0), WP_REV8), 0);
+}
+#else
 WP_INLINE uint32_t wp_be32(const uint8_t *p) {
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
 }
 WP_INLINE uint64_t wp_be64(const uint8_t *p) { return ((uint64_t)wp_be32(p) << 32) | wp_be32(p + 4); }
-WP_INLINE void wp_put_be16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
 WP_INLINE void wp_put_be32(uint8_t *p, uint32_t v) { v = __builtin_bswap32(v); __builtin_memcpy(p, &v, 4); }
 WP_INLINE void wp_put_be64(uint8_t *p, uint64_t v) { v = __builtin_bswap64(v); __builtin_memcpy(p, &v, 8); }
+#endif
 WP_INLINE uint64_t wp_load_u64(const uint8_t *p) { uint64_t v; __builtin_memcpy(&v, p, 8); return v; }
 WP_INLINE uint32_t wp_load_u32(const uint8_t *p) { uint32_t v; __builtin_memcpy(&v, p, 4); return v; }
 WP_INLINE double wp_f64_from_bits(uint64_t b) { double d; __builtin_memcpy(&d, &b, 8); return d; }
