@@ -3,6 +3,7 @@
 // Expected headers are written out by the spec (wirepack always picks the smallest form).
 import { describe, test, expect } from 'vitest';
 import { pack, unpack, Packr, Unpackr, FLOAT32_OPTIONS } from 'wirepack';
+import { encode, decode } from 'wirepack/cbor';
 import { hex, fromHex, concat, seqBytes, utf8 } from './helpers/bytes.js';
 
 const both = (value, expected, check = (v) => expect(v).toBe(value)) => {
@@ -331,5 +332,24 @@ describe('timestamps', () => {
     expect(unpack(fromHex('c70cff000000000000000000000001')).getTime()).toBe(1000);
     // timestamp in a container
     expect(unpack(fromHex('92d6ff00000001c0'))).toEqual([new Date(1000), null]);
+  });
+});
+
+// Small ASCII areas are made into strings from their bytes (one fromCharCode call per string up
+// to 32 bytes, while at most 64 bytes of the area are left); longer ones by an area decode.
+describe('short ASCII strings in small messages (every length and offset)', () => {
+  const text = (n, from) => {
+    let s = '';
+    for (let i = 0; i < n; i++) s += String.fromCharCode(33 + ((i * 7 + from) % 94));
+    return s;
+  };
+  test('alone, after another string, and in a map, lengths 0-70', () => {
+    for (let n = 0; n <= 70; n++) {
+      for (const lead of [0, 1, 5, 31, 33]) {
+        const v = [text(lead, 3), text(n, n), { k: text(n, 1) }];
+        expect(unpack(pack(v)), `${lead} then ${n}`).toEqual(v);
+        expect(decode(encode(v)), `CBOR ${lead} then ${n}`).toEqual(v);
+      }
+    }
   });
 });

@@ -32,11 +32,11 @@ const CODEGEN_AFTER = 2;
 /**
  * ASCII strings up to SHORT_ASCII bytes, outside the current chunk of the area, when at most
  * SHORT_AREA bytes of the area are left, are made from their bytes by one String.fromCharCode
- * call (7-36 ns in Node 20) instead of starting a chunk (one latin1 decode: 70-140 ns however
- * short): a small message needs no area decode at all. With more of the area left, one chunk
+ * call (7-36 ns in Node 20 up to 16 bytes, 60-100 ns at 24-32) instead of starting a chunk (one
+ * latin1 decode: 100-160 ns however short): a small message needs no area decode at all. With more of the area left, one chunk
  * and a slice per string (10-30 ns) cost less.
  */
-const SHORT_ASCII = 16, SHORT_AREA = 48;
+const SHORT_ASCII = 32, SHORT_AREA = 64;
 /**
  * Bytes of string area made into one JS string at a time. Below V8's large-object size (a
  * 240 KB one-byte string took 8x as long to make as two of 120 KB), and the most a decoded
@@ -290,7 +290,23 @@ function shortAscii(u8, p, n) {
     case 13: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12]);
     case 14: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13]);
     case 15: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14]);
-    default: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15]);
+    case 16: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15]);
+    case 17: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16]);
+    case 18: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17]);
+    case 19: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17], u8[p + 18]);
+    case 20: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17], u8[p + 18], u8[p + 19]);
+    case 21: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17], u8[p + 18], u8[p + 19], u8[p + 20]);
+    case 22: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17], u8[p + 18], u8[p + 19], u8[p + 20], u8[p + 21]);
+    case 23: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17], u8[p + 18], u8[p + 19], u8[p + 20], u8[p + 21], u8[p + 22]);
+    case 24: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17], u8[p + 18], u8[p + 19], u8[p + 20], u8[p + 21], u8[p + 22], u8[p + 23]);
+    case 25: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17], u8[p + 18], u8[p + 19], u8[p + 20], u8[p + 21], u8[p + 22], u8[p + 23], u8[p + 24]);
+    case 26: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17], u8[p + 18], u8[p + 19], u8[p + 20], u8[p + 21], u8[p + 22], u8[p + 23], u8[p + 24], u8[p + 25]);
+    case 27: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17], u8[p + 18], u8[p + 19], u8[p + 20], u8[p + 21], u8[p + 22], u8[p + 23], u8[p + 24], u8[p + 25], u8[p + 26]);
+    case 28: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17], u8[p + 18], u8[p + 19], u8[p + 20], u8[p + 21], u8[p + 22], u8[p + 23], u8[p + 24], u8[p + 25], u8[p + 26], u8[p + 27]);
+    case 29: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17], u8[p + 18], u8[p + 19], u8[p + 20], u8[p + 21], u8[p + 22], u8[p + 23], u8[p + 24], u8[p + 25], u8[p + 26], u8[p + 27], u8[p + 28]);
+    case 30: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17], u8[p + 18], u8[p + 19], u8[p + 20], u8[p + 21], u8[p + 22], u8[p + 23], u8[p + 24], u8[p + 25], u8[p + 26], u8[p + 27], u8[p + 28], u8[p + 29]);
+    case 31: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17], u8[p + 18], u8[p + 19], u8[p + 20], u8[p + 21], u8[p + 22], u8[p + 23], u8[p + 24], u8[p + 25], u8[p + 26], u8[p + 27], u8[p + 28], u8[p + 29], u8[p + 30]);
+    default: return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7], u8[p + 8], u8[p + 9], u8[p + 10], u8[p + 11], u8[p + 12], u8[p + 13], u8[p + 14], u8[p + 15], u8[p + 16], u8[p + 17], u8[p + 18], u8[p + 19], u8[p + 20], u8[p + 21], u8[p + 22], u8[p + 23], u8[p + 24], u8[p + 25], u8[p + 26], u8[p + 27], u8[p + 28], u8[p + 29], u8[p + 30], u8[p + 31]);
   }
 }
 
