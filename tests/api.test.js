@@ -385,3 +385,33 @@ describe('map keys through the key cache', () => {
     }
   });
 });
+
+// Shapes get a generated constructor on their third use within a call, or on their third use
+// over all calls while the runtime has fewer than 256 such constructors: past that budget, rare
+// shapes are built key by key. Both ways must give the same objects.
+describe('shapes past the constructor budget', () => {
+  test('1,000 shapes used once per message, decoded repeatedly, with __proto__ and constructor keys', () => {
+    const rand = rng(99);
+    const names = ['id', 'type', 'name', 'value', '__proto__', 'constructor', 'kind', 'data'];
+    const doc = Array.from({ length: 1000 }, (_, i) => {
+      const o = {};
+      for (let k = 0; k < 1 + (i % 5); k++) {
+        const key = rand() < 0.3 ? names[Math.floor(rand() * names.length)] : 'k' + Math.floor(rand() * 4000);
+        Object.defineProperty(o, key, { value: i * 10 + k, enumerable: true, writable: true, configurable: true });
+      }
+      return o;
+    });
+    const expected = canon(doc);
+    const bytes = wp.pack(doc);
+    for (let round = 0; round < 6; round++) {
+      const back = wp.unpack(bytes);
+      expect(canon(back), `round ${round}`).toEqual(expected);
+      for (const o of back) expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+    }
+    // and a shape repeated within one message
+    const same = Array.from({ length: 8 }, (_, i) => JSON.parse(`{"a": ${i}, "__proto__": [${i}], "b": "x"}`));
+    const back = wp.unpack(wp.pack(same));
+    expect(canon(back)).toEqual(canon(same));
+    for (const o of back) expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+  });
+});

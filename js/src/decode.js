@@ -27,8 +27,14 @@ const RECDEF_HB0 = 0x100000;
 export const DEFAULT_MAX_DEPTH = 1000;
 /** Tables are emptied before a call when fuller than this (in 1/1024ths). */
 const TABLE_RESET_FILL = 960;
-/** Shapes get a generated constructor after this many uses. */
-const CODEGEN_AFTER = 2;
+/**
+ * Shapes get a generated constructor on their third use within one call (arrays of like objects,
+ * records), or on their third use over all calls while fewer than CODEGEN_MAX shapes of the
+ * runtime have one. A constructor pays off only once the engine has optimized it: thousands of
+ * shapes each built once per message (a deep tree of varied objects) made 1,700 cold functions
+ * and decoded at half the speed of building them key by key.
+ */
+const CODEGEN_IN_CALL = 2, CODEGEN_AFTER = 2, CODEGEN_MAX = 256;
 /**
  * ASCII strings up to SHORT_ASCII bytes, outside the current chunk of the area, when at most
  * SHORT_AREA bytes of the area are left, are made from their bytes by one String.fromCharCode
@@ -116,6 +122,9 @@ export class Shape {
     this.keys = keys;
     this.step = rec ? 0 : 1;
     this.uses = 0;
+    /** the call (Runtime#calls) of the last use, and the uses within it */
+    this.call = -1;
+    this.callUses = 0;
     /** @type {((r: TapeReader) => Record<string, unknown>) | null} */
     this.ctor = null;
     this.hasProto = keys.includes('__proto__');
@@ -124,9 +133,17 @@ export class Shape {
   /** @param {TapeReader} r */
   build(r) {
     if (this.ctor !== null) return this.ctor(r);
-    if (r.codegen && ++this.uses > CODEGEN_AFTER && canCodegen()) {
-      this.ctor = compileShape(this.keys, this.step);
-      return this.ctor(r);
+    if (r.codegen) {
+      const rt = r.rt;
+      if (this.call !== r.call) {
+        this.call = r.call;
+        this.callUses = 0;
+      }
+      if ((++this.callUses > CODEGEN_IN_CALL || (++this.uses > CODEGEN_AFTER && rt.compiled < CODEGEN_MAX)) && canCodegen()) {
+        rt.compiled++;
+        this.ctor = compileShape(this.keys, this.step);
+        return this.ctor(r);
+      }
     }
     const keys = this.keys, step = this.step;
     /** @type {Record<string, unknown>} */
@@ -392,6 +409,8 @@ export class TapeReader {
     this.opts = opts;
     this.roundF32 = opts.useFloat32 > 2;
     this.codegen = opts.codegen !== false;
+    /** this call's number (shapes count their uses per call) */
+    this.call = rt.calls;
     // ASCII strings: C copies them into one area; it is made into strings one chunk at a time
     // (one latin1 decode per chunk of STRING_CHUNK bytes, or per string when the area is small),
     // which the strings are slices of
@@ -1043,6 +1062,7 @@ function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
     if (rt.extVersion !== registry.version) syncExtConfig(rt);
     if (opts.structures || rt.recLoaded.length !== 0) loadRecords(rt, opts, (flags & F_MULTIPLE) !== 0);
   }
+  rt.calls++;
   const err = cbor ? rt.x.wpw_cbor_decode(len, flags, maxDepth, TABLE_RESET_FILL) : rt.x.wpw_decode(len, flags, maxDepth, TABLE_RESET_FILL);
   rt.refresh();
   const R = rt.u32, res = rt.res;
@@ -1052,6 +1072,7 @@ function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
     rt.keys = [];
     rt.shapes = [];
     rt.recOfShape = [];
+    rt.compiled = 0;
   }
   if (err === 0 || R[res + 7] > 0) syncTables(rt);
   return err;
