@@ -540,16 +540,13 @@ WP_INLINE void wp_cbor_head_out(wp_out *o, uint32_t major, uint64_t v) {
 }
 
 /* An integer in [-2^31, 2^32) as its shortest head (major 0 or 1), with no branch on its sign
- * or size: one 8-byte store, then the length. Needs 8 bytes of room. */
+ * or size. Needs 8 bytes of room. */
 WP_INLINE void wp_cbor_int32_out(wp_out *o, int64_t v) {
-    static const uint8_t ai[4] = { 0, 24, 25, 26 }, shift[4] = { 24, 24, 16, 0 }, up[4] = { 0, 8, 8, 8 }, len[4] = { 1, 2, 3, 5 };
+    static const uint8_t ai[4] = { 0, 24, 25, 26 };
     const uint32_t neg = (uint32_t)((uint64_t)v >> 63);
     const uint32_t a = (uint32_t)v ^ (0u - neg); /* the argument: v, or -1 - v */
     const uint32_t c = (uint32_t)(a > 23u) + (uint32_t)(a > 255u) + (uint32_t)(a > 65535u);
-    /* class 0: the argument is in the initial byte; else it follows in 1, 2 or 4 bytes */
-    const uint64_t word = (uint64_t)((neg << 5) | ai[c]) | ((uint64_t)(__builtin_bswap32(a) >> shift[c]) << up[c]);
-    __builtin_memcpy(o->p + o->len, &word, 8);
-    o->len += len[c];
+    wp_out_int_class(o, (neg << 5) | ai[c], a, c);
 }
 
 /* float32 bits -> float16 bits when the value is exactly representable. */
@@ -576,29 +573,30 @@ static bool wp_f16_exact(uint32_t f, uint32_t *h) {
     return true;
 }
 
-/* A double in preferred serialization: the shortest of float16/32/64 that keeps the value, NaN
- * and infinities as float16. (Integers reach the encoder as INT/UINT/I64/U64 entries; a JS
- * number outside the 32-bit range is a float, as cbor-x and msgpackr treat it.) */
-static void wp_cbor_double(wp_out *o, double v, bool float64) {
-    const uint64_t bits = wp_bits_from_f64(v);
-    /* a finite double with any of its 29 low mantissa bits set is no float32 (nor float16):
-     * most full-precision values take this one test and skip the conversions */
-    if (float64 || ((bits & 0x1fffffffu) != 0 && ((bits >> 52) & 0x7ffu) != 0x7ffu)) {
-        wp_out_u8_be64(o, 0xfb, bits);
+/* A double that is not shortened by the test in wp_cbor_double: float16 or float32 when one keeps
+ * the value (NaN as float16), else float64. */
+static void wp_cbor_double_short(wp_out *o, double v, uint64_t bits) {
+    float f = (float)v;
+    if ((double)f == v || v != v) {
+        uint32_t fb;
+        __builtin_memcpy(&fb, &f, 4);
+        uint32_t h;
+        if (wp_f16_exact(fb, &h)) { wp_out_u8(o, 0xf9); wp_put_be16(o->p + o->len, h); o->len += 2; return; }
+        wp_out_u8_be32(o, 0xfa, fb);
         return;
     }
-    {
-        float f = (float)v;
-        if ((double)f == v || v != v) {
-            uint32_t fb;
-            __builtin_memcpy(&fb, &f, 4);
-            uint32_t h;
-            if (wp_f16_exact(fb, &h)) { wp_out_u8(o, 0xf9); wp_put_be16(o->p + o->len, h); o->len += 2; return; }
-            wp_out_u8_be32(o, 0xfa, fb);
-            return;
-        }
-    }
     wp_out_u8_be64(o, 0xfb, bits);
+}
+
+/* A double in preferred serialization: the shortest of float16/32/64 that keeps the value, NaN
+ * and infinities as float16. (Integers reach the encoder as INT/UINT/I64/U64 entries; a JS
+ * number outside the 32-bit range is a float, as cbor-x and msgpackr treat it.) A finite double
+ * with any of its 29 low mantissa bits set is no float32 (nor float16): most full-precision
+ * values take that one test, inline, and skip the conversions. */
+WP_INLINE void wp_cbor_double(wp_out *o, double v, bool float64) {
+    const uint64_t bits = wp_bits_from_f64(v);
+    if (float64 || ((bits & 0x1fffffffu) != 0 && ((bits >> 52) & 0x7ffu) != 0x7ffu)) wp_out_u8_be64(o, 0xfb, bits);
+    else wp_cbor_double_short(o, v, bits);
 }
 
 uint32_t wp_cbor_scratch_words(uint32_t tape_words) {
@@ -725,17 +723,9 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
             const uint32_t *src = w + a;
             for (uint32_t k = 0; k < p; k++, src += 2) {
                 uint64_t bits = ((uint64_t)src[1] << 32) | src[0];
-                double d = wp_f64_from_bits(bits);
-                /* 21 low mantissa bits set: a fraction (see wp_msgpack.c); 29: no float32 either */
-                if (wp_likely((bits & 0x1fffffu) != 0)) {
-                    if ((bits & 0x1fffffffu) != 0 && ((bits >> 52) & 0x7ffu) != 0x7ffu) wp_out_u8_be64(&o, 0xfb, bits);
-                    else wp_cbor_double(&o, d, f64e);
-                    continue;
-                }
-                bool in = (d <= 4294967295.0) & (d >= -2147483648.0); /* false for NaN */
-                int64_t v = (int64_t)(in ? d : 0.0);
-                if (in & ((double)v == d) & (bits != 0x8000000000000000ull)) wp_cbor_int32_out(&o, v);
-                else wp_cbor_double(&o, d, f64e);
+                int64_t v;
+                if (wp_run_int(bits, &v) && bits != 0x8000000000000000ull) wp_cbor_int32_out(&o, v);
+                else wp_cbor_double(&o, wp_f64_from_bits(bits), f64e);
             }
             i = a + 2u * p;
             break;

@@ -104,6 +104,30 @@ WP_INLINE void wp_out_u8(wp_out *o, uint32_t b) { o->p[o->len++] = (uint8_t)b; }
 WP_INLINE void wp_out_u8_be16(wp_out *o, uint32_t b, uint32_t v) { o->p[o->len] = (uint8_t)b; wp_put_be16(o->p + o->len + 1, v); o->len += 3; }
 WP_INLINE void wp_out_u8_be32(wp_out *o, uint32_t b, uint32_t v) { o->p[o->len] = (uint8_t)b; wp_put_be32(o->p + o->len + 1, v); o->len += 5; }
 WP_INLINE void wp_out_u8_be64(wp_out *o, uint32_t b, uint64_t v) { o->p[o->len] = (uint8_t)b; wp_put_be64(o->p + o->len + 1, v); o->len += 9; }
+/* An integer of size class c (0: in the first byte; 1, 2, 3: 1, 2 or 4 payload bytes after it) as
+ * one 8-byte store of the first byte and the payload's low bytes in big-endian order, then its
+ * length: no branch on the size (a chain of tests mispredicts on mixed integers). For class 0
+ * the first byte is or-ed with the payload's low byte. Needs 8 bytes of room. */
+WP_INLINE void wp_out_int_class(wp_out *o, uint32_t first, uint32_t payload, uint32_t c) {
+    static const uint8_t shift[4] = { 24, 24, 16, 0 }, up[4] = { 0, 8, 8, 8 }, len[4] = { 1, 2, 3, 5 };
+    const uint64_t word = (uint64_t)first | ((uint64_t)(__builtin_bswap32(payload) >> shift[c]) << up[c]);
+    __builtin_memcpy(o->p + o->len, &word, 8);
+    o->len += len[c];
+}
+
+/* Whether a number of a run (WP_E_NUMS, the f64 bits) is written as an integer: a uint32 or an
+ * int32 value, as writeNumber decides; *v then holds it (-0 counts as 0). A double under 2^32 in
+ * magnitude with any of its 21 low mantissa bits set has a fraction: one test answers for most
+ * floats, without the conversions (and without a sign test, which mispredicts half the time on
+ * mixed floats). */
+WP_INLINE bool wp_run_int(uint64_t bits, int64_t *v) {
+    if (wp_likely((bits & 0x1fffffu) != 0)) return false;
+    double d = wp_f64_from_bits(bits);
+    bool in = (d <= 4294967295.0) & (d >= -2147483648.0); /* false for NaN */
+    *v = (int64_t)(in ? d : 0.0);
+    return in & ((double)*v == d);
+}
+
 /* Copy n bytes between non-overlapping buffers. Short copies (most keys and strings) use
  * overlapping 8/4-byte loads and stores that stay inside both buffers: in wasm, memcpy is
  * memory.copy, which engines run as an out-of-line call costing more than a 16-byte copy. */

@@ -607,21 +607,17 @@ fail:
 
 uint32_t wp_encode_out_bound(uint32_t tape_words) { return tape_words * 5u + 16u; }
 
-/* An integer in [-2^31, 2^32) in its shortest form, with no branch on its size or sign (a chain
- * of tests mispredicts on mixed integers): one 8-byte store of the prefix and the big-endian
- * payload, then the length. Needs 8 bytes of room. (The 64-bit entries are always 9 bytes.) */
+/* An integer in [-2^31, 2^32) in its shortest form, with no branch on its size or sign. Needs 8
+ * bytes of room. (The 64-bit entries are always 9 bytes.) */
 WP_INLINE void wp_enc_int32(wp_out *o, int64_t v) {
     /* by [negative][size class]; class 0 (a fixint) has no prefix and is the low byte itself */
     static const uint8_t prefix[2][4] = { { 0, 0xcc, 0xcd, 0xce }, { 0, 0xd0, 0xd1, 0xd2 } };
-    static const uint8_t shift[4] = { 24, 24, 16, 0 }, up[4] = { 0, 8, 8, 8 }, len[4] = { 1, 2, 3, 5 };
     const uint32_t u = (uint32_t)v;
     const uint32_t neg = (uint32_t)((uint64_t)v >> 63);
     /* for a negative v, ~v against 31/127/32767 is v against -32/-128/-32768 */
     const uint32_t a = u ^ (0u - neg);
     const uint32_t c = (uint32_t)(a > (127u >> (2 * neg))) + (uint32_t)(a > (255u >> neg)) + (uint32_t)(a > (65535u >> neg));
-    const uint64_t word = (uint64_t)prefix[neg][c] | ((uint64_t)(__builtin_bswap32(u) >> shift[c]) << up[c]);
-    __builtin_memcpy(o->p + o->len, &word, 8);
-    o->len += len[c];
+    wp_out_int_class(o, prefix[neg][c], u, c);
 }
 
 /* Header for str (kind 0), bin (1), array (2), map (3). */
@@ -722,15 +718,8 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
             const uint32_t *src = w + a;
             for (uint32_t k = 0; k < p; k++, src += 2) {
                 uint64_t bits = ((uint64_t)src[1] << 32) | src[0];
-                double d = wp_f64_from_bits(bits);
-                /* Written as an integer when it is a uint32 or an int32 (as writeNumber decides).
-                 * A double below 2^32 in magnitude with any of its 21 low mantissa bits set has a
-                 * fraction: one test sends most floats straight to 0xcb, without the conversions
-                 * (and without a sign test, which mispredicts half the time on mixed floats). */
-                if (wp_likely((bits & 0x1fffffu) != 0)) { wp_out_u8_be64(&o, 0xcb, bits); continue; }
-                bool in = (d <= 4294967295.0) & (d >= -2147483648.0); /* false for NaN */
-                int64_t v = (int64_t)(in ? d : 0.0);
-                if (in & ((double)v == d)) wp_enc_int32(&o, v);
+                int64_t v;
+                if (wp_run_int(bits, &v)) wp_enc_int32(&o, v);
                 else wp_out_u8_be64(&o, 0xcb, bits);
             }
             i = a + 2u * p;
