@@ -39,8 +39,8 @@ const CODEGEN_IN_CALL = 2, CODEGEN_AFTER = 2, CODEGEN_MAX = 256;
  * ASCII strings up to SHORT_ASCII bytes, outside the current chunk of the area, when at most
  * SHORT_AREA bytes of the area are left, are made from their bytes by one String.fromCharCode
  * call (7-36 ns in Node 20 up to 16 bytes, 60-100 ns at 24-32) instead of starting a chunk (one
- * latin1 decode: 100-160 ns however short): a small message needs no area decode at all. With more of the area left, one chunk
- * and a slice per string (10-30 ns) cost less.
+ * latin1 decode: 100-160 ns however short): a small message needs no area decode at all. With
+ * more of the area left, one chunk and a slice per string (10-30 ns) cost less.
  */
 const SHORT_ASCII = 32, SHORT_AREA = 64;
 /**

@@ -1437,15 +1437,8 @@ function writeExtBuffer(T, bytes, code) {
   const len = (n < 0x100 ? 4 : n < 0x10000 ? 5 : 7) + m;
   const words = 2 + ((len + 3) >> 2);
   if (T.p + words > T.cap) T.grow(words);
-  let p = T.p;
-  if (len < ESC) {
-    T.u32[p++] = E_RAW | (len << 8);
-  } else {
-    T.u32[p] = E_RAW | (ESC << 8);
-    T.u32[p + 1] = len;
-    p += 2;
-  }
-  const u8 = T.u8;
+  writeHeader(T, E_RAW, len);
+  const p = T.p, u8 = T.u8;
   let b = p << 2;
   if (n < 0x100) {
     u8[b] = 0xc7; u8[b + 1] = n; b += 2;
