@@ -1333,6 +1333,14 @@ export function writeHeader(T, tag, n) {
 }
 
 /**
+ * String.prototype.charCodeAt called through .call: `s.charCodeAt` would be a property load on
+ * the string, whose feedback turns megamorphic once the process has seen strings of many
+ * representations (cons, sliced, thin, two-byte: any stream of distinct keys), and then costs a
+ * generic call per character for the rest of the process.
+ */
+const charCodeAt = String.prototype.charCodeAt;
+
+/**
  * @param {Tape} T @param {string} s
  */
 function writeString(T, s) {
@@ -1345,7 +1353,7 @@ function writeString(T, s) {
     const start = (hdr + 1) << 2;
     let b = start;
     for (let i = 0; i < n; i++) {
-      let c = s.charCodeAt(i);
+      let c = charCodeAt.call(s, i);
       if (c < 0x80) {
         u8[b++] = c;
       } else if (c < 0x800) {
@@ -1354,7 +1362,7 @@ function writeString(T, s) {
         b += 2;
       } else {
         if ((c & 0xf800) === 0xd800) {
-          const d = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+          const d = i + 1 < n ? charCodeAt.call(s, i + 1) : 0;
           if (c < 0xdc00 && (d & 0xfc00) === 0xdc00) {
             c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
             u8[b] = 0xf0 | (c >> 18);
