@@ -11,7 +11,7 @@
 
 /* ===================================================================== decode */
 
-uint32_t wp_cbor_tape_words(uint32_t len) { return len * 3u + 8u; }
+uint32_t wp_cbor_tape_words(uint32_t len) { return wp_cb_tape_words(len); }
 
 
 /* Additional-information byte counts: 24 -> 1, 25 -> 2, 26 -> 4, 27 -> 8. */
@@ -189,7 +189,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
 
     wp_dec_reset(d, tb);
 
-    if (d->stack_cap < wp_decode_stack_words(max_depth, d->len)) FAIL(WP_ERR_TAPE_FULL, 0);
+    if (d->stack_cap < wp_stack_words(max_depth, d->len)) FAIL(WP_ERR_TAPE_FULL, 0);
     wp_frame *fr = (wp_frame *)(void *)d->stack;
     uint32_t *kscratch = d->stack + max_depth * WP_FRAME_WORDS;
     uint32_t kcap = d->stack_cap - max_depth * WP_FRAME_WORDS;

@@ -198,6 +198,20 @@ WP_INLINE bool wp_over(uint32_t n, uint32_t limit) { return limit != 0 && n > li
 #define WP_FRAME_WORDS 7u
 enum { FR_ARR = 1u, FR_MAP = 2u, FR_ALL_STR = 4u, FR_ALL_INTERNED = 8u, FR_INDEF = 16u, FR_TAG = 32u, FR_RECDEF = 64u };
 
+/* Tape words that always suffice for a decode of len bytes (MessagePack, CBOR); the public
+ * wp_decode_tape_words and wp_cbor_tape_words are these. */
+WP_INLINE uint32_t wp_mp_tape_words(uint32_t len) { return len * 2u + 8u; }
+WP_INLINE uint32_t wp_cb_tape_words(uint32_t len) { return len * 3u + 8u; }
+
+/* Stack words a decode of len bytes needs for max_depth (frames, shape-key scratch, the undo log):
+ * inline for the per-call set-up, which runs once per message; wp_decode_stack_words is this. */
+WP_INLINE uint32_t wp_stack_words(uint32_t max_depth, uint32_t len) {
+    max_depth = wp_effective_depth(max_depth, len);
+    uint64_t keys = (uint64_t)max_depth * (WP_SHAPE_MAX_KEYS + 1u);
+    if (keys > len) keys = len;
+    return max_depth * WP_FRAME_WORDS + (uint32_t)keys + 8u + wp_rec_undo_words(len);
+}
+
 /* Write the string s[0..n) as STRA (ascii area) or STRU (utf16 area). */
 WP_INLINE bool wp_put_string(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32_t n) {
     if (wp_is_ascii(s, n)) {

@@ -49,14 +49,9 @@ static const uint8_t wp_num_size[256] = {
 
 
 
-uint32_t wp_decode_tape_words(uint32_t len) { return len * 2u + 8u; }
+uint32_t wp_decode_tape_words(uint32_t len) { return wp_mp_tape_words(len); }
 
-uint32_t wp_decode_stack_words(uint32_t max_depth, uint32_t len) {
-    max_depth = wp_effective_depth(max_depth, len);
-    uint64_t keys = (uint64_t)max_depth * (WP_SHAPE_MAX_KEYS + 1u);
-    if (keys > len) keys = len;
-    return max_depth * WP_FRAME_WORDS + (uint32_t)keys + 8u + wp_rec_undo_words(len);
-}
+uint32_t wp_decode_stack_words(uint32_t max_depth, uint32_t len) { return wp_stack_words(max_depth, len); }
 
 /* Number at r->pos (first byte b, known numeric and complete) as a double. */
 static double wp_num_at(const uint8_t *p) {
@@ -205,7 +200,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
 
     wp_dec_reset(d, tb);
 
-    if (d->stack_cap < wp_decode_stack_words(max_depth, d->len)) FAIL(WP_ERR_TAPE_FULL, 0);
+    if (d->stack_cap < wp_stack_words(max_depth, d->len)) FAIL(WP_ERR_TAPE_FULL, 0);
     wp_frame *fr = (wp_frame *)(void *)d->stack;
     uint32_t *kscratch = d->stack + max_depth * WP_FRAME_WORDS;
     undo_cap = wp_rec_undo_words(d->len);
@@ -592,7 +587,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         }
     }
     d->tape_len = t.len;
-    if (recs) wp_rec_undo(recs, undo, nundo);
+    if (nundo) wp_rec_undo(recs, undo, nundo);
     return WP_OK;
 
 fail:

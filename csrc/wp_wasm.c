@@ -24,13 +24,17 @@ static wp_ext_config g_ext;          /* MessagePack extension handling (the host
 WP_INLINE uintptr_t wp_align(uintptr_t p, uintptr_t a) { return (p + a - 1) & ~(a - 1); }
 WP_INLINE uintptr_t wp_arena_base(void) { return wp_align((uintptr_t)&__heap_base, 16); }
 
-/* Make linear memory reach at least end; false when it cannot grow (wasm32 limit or host). */
-static bool wp_arena_reach(uint64_t end) {
-    uint64_t have = (uint64_t)__builtin_wasm_memory_size(0) * 65536u;
-    if (end <= have) return true;
+/* Grow linear memory (from `have` bytes) to reach end; false when it cannot (wasm32 limit or host). */
+static bool wp_arena_grow(uint64_t end, uint64_t have) {
     if (end > 0xFFFF0000ull) return false;
     uint64_t pages = (end - have + 65535u) / 65536u;
     return __builtin_wasm_memory_grow(0, (size_t)pages) != (size_t)-1;
+}
+
+/* Make linear memory reach at least end (inline: every call checks, few grow). */
+WP_INLINE bool wp_arena_reach(uint64_t end) {
+    uint64_t have = (uint64_t)__builtin_wasm_memory_size(0) * 65536u;
+    return end <= have || wp_arena_grow(end, have);
 }
 
 WP_EXPORT("wpw_result") uint32_t *wpw_result(void) { return g_res; }
@@ -57,8 +61,8 @@ WP_EXPORT("wpw_tables_reset") void wpw_tables_reset(void) {
     wp_tables_reset(&g_tables);
     g_generation++;
 }
-WP_EXPORT("wpw_tables_fill") uint32_t wpw_tables_fill(void) {
-    /* the fuller of the two tables, in 1/1024ths */
+/* How full the key and shape tables are: the fullest of the tables and pools, in 1/1024ths. */
+WP_INLINE uint32_t wp_tables_fill(void) {
     uint32_t k = g_tables.nkeys * 1024u / WP_MAX_KEYS;
     uint32_t s = g_tables.nshapes * 1024u / WP_MAX_SHAPES;
     uint32_t p = g_tables.shape_pool_used * 1024u / WP_SHAPE_POOL_WORDS;
@@ -68,6 +72,7 @@ WP_EXPORT("wpw_tables_fill") uint32_t wpw_tables_fill(void) {
     if (q > k) k = q;
     return k;
 }
+WP_EXPORT("wpw_tables_fill") uint32_t wpw_tables_fill(void) { return wp_tables_fill(); }
 
 /* Make the arena (from its base) at least `bytes` long; returns the base, or 0 when memory
  * cannot grow that far. The host copies decode input to the base, or writes an encode tape
@@ -94,15 +99,15 @@ WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
  *   [12] error code [13] error offset [14] deepest nesting [15] table generation
  *   [16] with WP_DEC_MULTIPLE: address of the end offsets of the values (one word each) */
 static uint32_t wp_decode_any(bool cbor, uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
-    if (wpw_tables_fill() > reset_fill) wpw_tables_reset();
+    if (wp_tables_fill() > reset_fill) wpw_tables_reset();
     g_res[15] = g_generation;
     uint64_t in = wp_arena_base();
     uint64_t tape = wp_align(in + len, 8);
-    uint64_t tape_words = cbor ? wp_cbor_tape_words(len) : wp_decode_tape_words(len);
+    uint64_t tape_words = cbor ? wp_cb_tape_words(len) : wp_mp_tape_words(len);
     uint64_t ascii = tape + tape_words * 4u;
     uint64_t utf16 = wp_align(ascii + len, 2);
     uint64_t stack = wp_align(utf16 + 2ull * len, 8);
-    uint64_t stack_words = wp_decode_stack_words(max_depth, len);
+    uint64_t stack_words = wp_stack_words(max_depth, len);
     uint64_t ends = stack + stack_words * 4u;
     uint64_t ends_words = (flags & WP_DEC_MULTIPLE) ? (uint64_t)len + 1u : 0u;
     uint64_t end = ends + ends_words * 4u;
