@@ -649,11 +649,13 @@ static void wp_cbor_sort_map(wp_out *o, const uint32_t *starts, const uint32_t *
     __builtin_memcpy(o->p + body, copy, total);
 }
 
-wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t scratch_cap) {
+/* The encode loop, made twice by wp_cbor_encode: with `track` constant false (the common case:
+ * no container stack, none of its tests in the loop) and true (deterministic or indefinite). */
+WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t scratch_cap, const bool track) {
     const uint32_t *w = e->tape;
     const uint32_t n = e->tape_len;
     wp_out o = { e->out, 0, e->out_cap };
-    const bool det = (flags & WP_CBOR_DETERMINISTIC) != 0;
+    const bool det = track && (flags & WP_CBOR_DETERMINISTIC) != 0;
     const bool f64 = (flags & WP_CBOR_FLOAT64) != 0;
     const bool f64e = f64 || (!det && (flags & WP_CBOR_F64_ENTRIES) != 0);
     uint32_t i = 0;
@@ -663,8 +665,7 @@ wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t
 
     /* with a container stack (deterministic or indefinite): frames, then entry key starts and
      * ends, then sort indexes, then a copy area; pointers into scratch only when it is used */
-    const bool indef = !det && (flags & WP_CBOR_INDEFINITE) != 0;
-    const bool track = det || indef;
+    const bool indef = track && !det && (flags & WP_CBOR_INDEFINITE) != 0;
     if (track && (!scratch || scratch_cap < wp_cbor_scratch_words(n))) {
         e->err.code = WP_ERR_SCRATCH;
         e->needed = wp_cbor_scratch_words(n);
@@ -863,4 +864,9 @@ full:
     e->err.code = WP_ERR_OUTPUT_FULL;
     e->err.offset = o.len;
     return WP_ERR_OUTPUT_FULL;
+}
+
+wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t scratch_cap) {
+    if (flags & (WP_CBOR_DETERMINISTIC | WP_CBOR_INDEFINITE)) return wp_cbor_encode_with(e, flags, scratch, scratch_cap, true);
+    return wp_cbor_encode_with(e, flags, scratch, scratch_cap, false);
 }
