@@ -967,6 +967,8 @@ export class Encoder extends Packr {
    * @param {Tape} T
    */
   writePrefix(T) {
+    // the options that keep plain objects off writePlainMap, tested once per call
+    T.plainMaps = T.forIn && !this.useRecords && this.keyMap === null && this.packMap === null && this.skipFunction !== true;
     if (this.structuredClone) T.refs = new Map();
     if (this.useSelfDescribedHeader) this.writeTag(T, 55799);
     const table = this.packTable;
@@ -1346,7 +1348,7 @@ export class Encoder extends Packr {
     }
     const proto = Object.getPrototypeOf(o);
     if (proto === Object.prototype || proto === null) {
-      if (T.forIn && !T.mapOpts && !this.useRecords && this.keyMap === null && this.packMap === null && this.skipFunction !== true) {
+      if (T.plainMaps) {
         this.writePlainMap(T, /** @type {Record<string, unknown>} */ (o), depth);
       } else {
         this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);

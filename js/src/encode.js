@@ -172,6 +172,8 @@ export class Tape {
     /** Object.prototype has no enumerable properties this call: for-in over a plain object
      * gives exactly its own enumerable keys, in Object.keys order */
     this.forIn = false;
+    /** CBOR: plain objects go through writePlainMap in this call (set by the Encoder per call) */
+    this.plainMaps = false;
   }
 
   /**
