@@ -1577,6 +1577,8 @@ let poolBuf = null;
 let poolU32 = new Uint32Array(0);
 /** Results up to this many bytes are copied with a loop; longer ones with one set(). */
 const LOOP_COPY = 128;
+/** Node results up to this many bytes are copied a byte at a time, longer ones a word at a time. */
+const BYTE_COPY = 32;
 
 /**
  * Copy n result bytes at wasm address out (4-aligned) into a new Buffer (Node) or Uint8Array.
@@ -1591,8 +1593,10 @@ function copyOut(rt, out, n) {
       b.set(rt.u8.subarray(out, out + n));
       return b;
     }
-    const off = b.byteOffset;
     let i = 0;
+    // the word copy needs the Buffer's byteOffset and buffer, two getters that cost more
+    // than copying up to BYTE_COPY bytes one at a time
+    const off = n > BYTE_COPY ? b.byteOffset : 1;
     if ((off & 3) === 0) {
       const ab = b.buffer;
       if (ab !== poolBuf) {
