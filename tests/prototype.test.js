@@ -207,3 +207,31 @@ describe('packing while Object.prototype has an enumerable property', () => {
     expect(all()).toEqual(clean);
   });
 });
+
+// The first object of a shape never seen before is built another way (in dictionary mode, then
+// given its prototype) than later ones (keyed stores, then a generated constructor): every one of
+// them must be the same plain object, whatever its keys.
+describe.each([true, false])('first and later objects of a new shape alike (codegen %s)', (codegen) => {
+  let uniq = 0;
+  test.each([
+    ['plain keys', (u) => ({ [`a${u}`]: 1, [`b${u}`]: 'x', [`c${u}`]: [true] })],
+    ['integer-like keys after names', (u) => ({ [`n${u}`]: 1, 7: 'seven', 1: 'one', [`m${u}`]: null })],
+    ['__proto__, constructor and prototype', (u) => ({ [`k${u}`]: 0, ['__proto__']: { polluted: true }, constructor: 'c', prototype: 'p' })],
+  ])('%s', (_name, make) => {
+    const u = `${codegen}${++uniq}${Date.now()}`;
+    const value = make(u);
+    const bytes = pack([value, value, value, value]);
+    const d = new Unpackr({ mapsAsObjects: true, codegen });
+    for (const round of [0, 1, 2]) {
+      const r = d.unpack(bytes);
+      for (const o of r) {
+        expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+        expect(Object.keys(o)).toEqual(Object.keys(value));
+        expect(JSON.stringify(o)).toBe(JSON.stringify(value));
+        for (const k of Object.keys(value)) expectOwnData(o, k, (v) => expect(v).toEqual(value[k]));
+        expect(o.polluted).toBe(undefined);
+      }
+      if (round === 0) expect(r[0]).not.toBe(r[1]);
+    }
+  });
+});

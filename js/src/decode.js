@@ -128,6 +128,8 @@ export class Shape {
     /** @type {((r: TapeReader) => Record<string, unknown>) | null} */
     this.ctor = null;
     this.hasProto = keys.includes('__proto__');
+    /** whether an object of this shape was built before (see build) */
+    this.seen = false;
   }
 
   /** @param {TapeReader} r */
@@ -146,6 +148,22 @@ export class Shape {
       }
     }
     const keys = this.keys, step = this.step;
+    if (!this.seen) {
+      // The first object of a shape is built in dictionary mode, then given its prototype: adding
+      // keys one by one to a plain object makes the engine create (and keep) a hidden class per
+      // key, which for keys never seen before costs ~5 us per object and, over a stream of
+      // distinct keys, fills the shared transition trees. A shape seen again is built as usual
+      // (then by a generated constructor). Keyed stores on a null prototype make any key, also
+      // __proto__, an own property.
+      this.seen = true;
+      /** @type {Record<string, unknown>} */
+      const d = { __proto__: null };
+      for (let i = 0; i < keys.length; i++) {
+        r.t += step;
+        d[keys[i]] = r.v();
+      }
+      return Object.setPrototypeOf(d, Object.prototype);
+    }
     /** @type {Record<string, unknown>} */
     const o = {};
     if (this.hasProto) {
