@@ -89,6 +89,12 @@ WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
     return (uint32_t)(have - wp_arena_base());
 }
 
+/* Each decoder in a function of its own, apart from the set-up and from each other: inlined
+ * into wp_decode_any, both decoders' registers and spill slots made one large frame that every
+ * call paid for in its prologue. */
+static __attribute__((noinline)) wp_err wp_decode_mp(void) { return wp_msgpack_decode(&g_dec, &g_tables); }
+static __attribute__((noinline)) wp_err wp_decode_cbor(void) { return wp_cbor_decode(&g_dec, &g_tables); }
+
 /* Decode the len input bytes at the arena base (wpw_decode: MessagePack, wpw_cbor_decode: CBOR). Lays out the rest of the arena after them:
  *   [input len] [tape 2*len+8 words] [ascii len] [utf16 len units] [stack]
  * Tables fuller than `reset_fill` (1/1024ths) are emptied first; the generation in the results
@@ -98,12 +104,6 @@ WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
  *   [6] end offset [7] values [8] keys before [9] keys now [10] shapes before [11] shapes now
  *   [12] error code [13] error offset [14] deepest nesting [15] table generation
  *   [16] with WP_DEC_MULTIPLE: address of the end offsets of the values (one word each) */
-/* Each decoder in a function of its own, apart from the set-up and from each other: inlined
- * into wp_decode_any, both decoders' registers and spill slots made one large frame that every
- * call paid for in its prologue. */
-static __attribute__((noinline)) wp_err wp_decode_mp(void) { return wp_msgpack_decode(&g_dec, &g_tables); }
-static __attribute__((noinline)) wp_err wp_decode_cbor(void) { return wp_cbor_decode(&g_dec, &g_tables); }
-
 static uint32_t wp_decode_any(bool cbor, uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
     if (wp_tables_fill() > reset_fill) wpw_tables_reset();
     g_res[15] = g_generation;
