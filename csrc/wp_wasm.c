@@ -89,12 +89,6 @@ WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
     return (uint32_t)(have - wp_arena_base());
 }
 
-/* Each decoder in a function of its own, apart from the set-up and from each other: inlined
- * into wp_decode_any, both decoders' registers and spill slots made one large frame that every
- * call paid for in its prologue. */
-static __attribute__((noinline)) wp_err wp_decode_mp(void) { return wp_msgpack_decode(&g_dec, &g_tables); }
-static __attribute__((noinline)) wp_err wp_decode_cbor(void) { return wp_cbor_decode(&g_dec, &g_tables); }
-
 /* Decode the len input bytes at the arena base (wpw_decode: MessagePack, wpw_cbor_decode: CBOR). Lays out the rest of the arena after them:
  *   [input len] [tape 2*len+8 words] [ascii len] [utf16 len units] [stack]
  * Tables fuller than `reset_fill` (1/1024ths) are emptied first; the generation in the results
@@ -139,7 +133,7 @@ static uint32_t wp_decode_any(bool cbor, uint32_t len, uint32_t flags, uint32_t 
     g_dec.ends_cap = (uint32_t)ends_words;
     g_dec.records = cbor ? 0 : g_rec;
     g_dec.ext = cbor ? 0 : &g_ext;
-    wp_err e = cbor ? wp_decode_cbor() : wp_decode_mp();
+    wp_err e = cbor ? wp_cbor_decode(&g_dec, &g_tables) : wp_msgpack_decode(&g_dec, &g_tables);
     g_res[0] = (uint32_t)(uintptr_t)g_dec.tape;
     g_res[1] = g_dec.tape_len;
     g_res[2] = (uint32_t)(uintptr_t)g_dec.ascii;
