@@ -245,8 +245,16 @@ enum wp_dtag {
     WP_T_BUNDLE = 30, /* bundled strings: two string entries follow, then the wrapped value */
     WP_T_BREF = 31,   /* P = signed 24-bit n; next word: start unit. n units of bundle string 2 (n > 0), else
                          -n units of string 1 (keys from an ASCII string 2 are KEY entries instead) */
-    WP_T_RECDEFS = 32 /* P as RECDEF; next word: the interned shape id of the keys; then a REC entry */
+    WP_T_RECDEFS = 32, /* P as RECDEF; next word: the interned shape id of the keys; then a REC entry */
+    WP_T_SCALARRUN = 33 /* P = n; n aligned f64 values: an array of numbers and null, false, true (and,
+                           in CBOR, undefined) that starts with a number. Those four are NaNs whose high
+                           word is WP_RUN_NAN_HI and whose low word is a wp_run_special; a number that is
+                           NaN has low word 0. (NUMRUN when the array holds numbers only.) */
 };
+
+/* The non-numbers of a SCALARRUN. */
+#define WP_RUN_NAN_HI 0x7ff80000u
+enum wp_run_special { WP_RUN_NULL = 1, WP_RUN_FALSE = 2, WP_RUN_TRUE = 3, WP_RUN_UNDEF = 4 };
 
 /* Encode tape: same word layout (tag in the low 8 bits, payload above). */
 enum wp_etag {

@@ -65,7 +65,7 @@ static const uint8_t wp_cbor_numsz[256] = {
 };
 WP_INLINE uint32_t wp_cbor_num_size(const uint8_t *p) { return wp_cbor_numsz[p[0]]; }
 
-static double wp_cbor_num_at(const uint8_t *p) {
+WP_INLINE double wp_cbor_num_at(const uint8_t *p) {
     uint32_t b = p[0];
     if (b <= 0x17) return (double)b;
     if (b >= 0x20 && b <= 0x37) return -1.0 - (double)(b - 0x20);
@@ -82,25 +82,61 @@ static double wp_cbor_num_at(const uint8_t *p) {
     }
 }
 
+/* false, true, null and undefined (f4..f7), which a run may hold besides numbers. */
+WP_INLINE uint32_t wp_cbor_run_special(uint32_t b) {
+    static const uint8_t sp[4] = { WP_RUN_FALSE, WP_RUN_TRUE, WP_RUN_NULL, WP_RUN_UNDEF };
+    return b - 0xf4u < 4u ? sp[b - 0xf4u] : 0;
+}
+
+/* If the n items at r->pos are all numbers, false, true, null or undefined (and complete), write
+ * a NUMRUN (numbers only) or a SCALARRUN and advance. */
 static bool wp_cbor_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged) {
-    uint32_t p = r->pos;
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t p = r->pos, specials = 0, i = 0;
+    /* numbers only (the common run), then, from the first non-number, numbers and specials */
+    for (; i < n; i++) {
         if (p >= r->len) return false;
         const uint8_t *q = wp_rd_at(r, p);
         if (f32_tagged && q[0] == 0xfa) return false;
         uint32_t sz = wp_cbor_num_size(q);
-        if (sz == 0 || sz > r->len - p) return false;
+        if (sz == 0) break;
+        if (sz > r->len - p) return false;
         p += sz;
     }
-    wp_tape_tag_len(t, WP_T_NUMRUN, n);
+    for (; i < n; i++) {
+        if (p >= r->len) return false;
+        const uint8_t *q = wp_rd_at(r, p);
+        if (f32_tagged && q[0] == 0xfa) return false;
+        uint32_t sz = wp_cbor_num_size(q);
+        if (sz == 0) {
+            if (!wp_cbor_run_special(q[0])) return false;
+            specials++;
+            sz = 1;
+        } else if (sz > r->len - p) {
+            return false;
+        }
+        p += sz;
+    }
+    wp_tape_tag_len(t, specials ? WP_T_SCALARRUN : WP_T_NUMRUN, n);
     uint32_t at = wp_tape_align2(t->len);
     if (at != t->len) t->w[t->len] = 0;
-    double *f = (double *)(void *)&t->w[at];
     p = r->pos;
-    for (uint32_t i = 0; i < n; i++) {
-        const uint8_t *q = wp_rd_at(r, p);
-        f[i] = wp_cbor_num_at(q);
-        p += wp_cbor_num_size(q);
+    double *f = (double *)(void *)&t->w[at];
+    if (specials == 0) {
+        for (uint32_t k = 0; k < n; k++) {
+            const uint8_t *q = wp_rd_at(r, p);
+            f[k] = wp_cbor_num_at(q);
+            p += wp_cbor_num_size(q);
+        }
+    } else {
+        for (uint32_t k = 0; k < n; k++) {
+            const uint8_t *q = wp_rd_at(r, p);
+            uint32_t sz = wp_cbor_num_size(q);
+            double v = sz ? wp_cbor_num_at(q) : 0.0;
+            if (sz == 0) wp_run_put(t, at, k, wp_cbor_run_special(q[0]));
+            else if (v != v) wp_run_put(t, at, k, 0); /* NaN: canonical, apart from the specials */
+            else f[k] = v;
+            p += sz ? sz : 1u;
+        }
     }
     t->len = at + 2u * n;
     r->pos = p;

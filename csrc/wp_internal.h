@@ -198,6 +198,14 @@ WP_INLINE bool wp_over(uint32_t n, uint32_t limit) { return limit != 0 && n > li
 #define WP_FRAME_WORDS 7u
 enum { FR_ARR = 1u, FR_MAP = 2u, FR_ALL_STR = 4u, FR_ALL_INTERNED = 8u, FR_INDEF = 16u, FR_TAG = 32u, FR_RECDEF = 64u };
 
+/* Element i of a SCALARRUN at tape word `at` that is a NaN: special (a wp_run_special), or 0 for
+ * the number NaN (canonical, apart from the specials' NaNs). */
+WP_INLINE void wp_run_put(wp_tape *t, uint32_t at, uint32_t i, uint32_t special) {
+    uint32_t *e = &t->w[at + 2u * i];
+    e[0] = special;
+    e[1] = WP_RUN_NAN_HI;
+}
+
 /* Tape words that always suffice for a decode of len bytes (MessagePack, CBOR); the public
  * wp_decode_tape_words and wp_cbor_tape_words are these. */
 WP_INLINE uint32_t wp_mp_tape_words(uint32_t len) { return len * 2u + 8u; }

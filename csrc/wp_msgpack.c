@@ -54,7 +54,7 @@ uint32_t wp_decode_tape_words(uint32_t len) { return wp_mp_tape_words(len); }
 uint32_t wp_decode_stack_words(uint32_t max_depth, uint32_t len) { return wp_stack_words(max_depth, len); }
 
 /* Number at r->pos (first byte b, known numeric and complete) as a double. */
-static double wp_num_at(const uint8_t *p) {
+WP_INLINE double wp_num_at(const uint8_t *p) {
     uint32_t b = p[0];
     if (b < 0x80) return (double)b;
     if (b >= 0xe0) return (double)(int32_t)(int8_t)b;
@@ -70,28 +70,62 @@ static double wp_num_at(const uint8_t *p) {
     }
 }
 
-/* If the n elements at r->pos are all numbers (and complete), write a NUMRUN and advance. A
- * byte 0x40-0x7f that names a defined record (or may, in strict mode) is not a number. */
+/* nil, false and true, which a run may hold besides numbers (wp_run_special; 0: not one). */
+static const uint8_t wp_mp_special[4] = { WP_RUN_NULL, 0, WP_RUN_FALSE, WP_RUN_TRUE }; /* c0..c3 */
+WP_INLINE uint32_t wp_mp_run_special(uint32_t b) { return b - 0xc0u < 4u ? wp_mp_special[b - 0xc0u] : 0; }
+
+/* If the n elements at r->pos are all numbers, nil, false or true (and complete), write a NUMRUN
+ * (numbers only) or a SCALARRUN and advance. A byte 0x40-0x7f that names a defined record (or
+ * may, in strict mode) is not a number. */
 static bool wp_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged, const uint32_t *recs, bool strict) {
-    uint32_t p = r->pos;
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t p = r->pos, specials = 0, i = 0;
+    /* numbers only (the common run), then, from the first non-number, numbers and specials */
+    for (; i < n; i++) {
         if (p >= r->len) return false;
         uint32_t b = r->base[p];
         if (f32_tagged && b == 0xca) return false;
         if (b - 0x40u < 0x40u && recs && (strict || recs[b & 0x3f])) return false;
         uint32_t sz = wp_num_size[b];
-        if (sz == 0 || sz > r->len - p) return false;
+        if (sz == 0) break;
+        if (sz > r->len - p) return false;
         p += sz;
     }
-    wp_tape_tag_len(t, WP_T_NUMRUN, n);
+    for (; i < n; i++) {
+        if (p >= r->len) return false;
+        uint32_t b = r->base[p];
+        if (f32_tagged && b == 0xca) return false;
+        if (b - 0x40u < 0x40u && recs && (strict || recs[b & 0x3f])) return false;
+        uint32_t sz = wp_num_size[b];
+        if (sz == 0) {
+            if (!wp_mp_run_special(b)) return false;
+            specials++;
+            sz = 1;
+        } else if (sz > r->len - p) {
+            return false;
+        }
+        p += sz;
+    }
+    wp_tape_tag_len(t, specials ? WP_T_SCALARRUN : WP_T_NUMRUN, n);
     uint32_t at = wp_tape_align2(t->len);
     if (at != t->len) t->w[t->len] = 0;
-    double *f = (double *)(void *)&t->w[at];
     p = r->pos;
-    for (uint32_t i = 0; i < n; i++) {
-        const uint8_t *q = wp_rd_at(r, p);
-        f[i] = wp_num_at(q);
-        p += wp_num_size[q[0]];
+    double *f = (double *)(void *)&t->w[at];
+    if (specials == 0) {
+        for (uint32_t k = 0; k < n; k++) {
+            const uint8_t *q = wp_rd_at(r, p);
+            f[k] = wp_num_at(q);
+            p += wp_num_size[q[0]];
+        }
+    } else {
+        for (uint32_t k = 0; k < n; k++) {
+            const uint8_t *q = wp_rd_at(r, p);
+            uint32_t sz = wp_num_size[q[0]];
+            double v = sz ? wp_num_at(q) : 0.0;
+            if (sz == 0) wp_run_put(t, at, k, wp_mp_run_special(q[0]));
+            else if (v != v) wp_run_put(t, at, k, 0); /* NaN: canonical, apart from the specials */
+            else f[k] = v;
+            p += sz ? sz : 1u;
+        }
     }
     t->len = at + 2u * n;
     r->pos = p;

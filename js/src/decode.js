@@ -400,6 +400,8 @@ export function roundFloat32(value) {
 /* ------------------------------------------------------------------ the tape reader */
 
 const TWO32 = 4294967296;
+/** The values of a SCALARRUN's NaNs by their low word (0: the number NaN; see WP_RUN_* in wirepack.h). */
+const RUN_SPECIAL = [NaN, null, false, true, undefined];
 /** A shareable slot whose value is still being built (a reference to it is not allowed). */
 const NOT_YET = Symbol('not yet');
 
@@ -839,6 +841,20 @@ export class TapeReader {
         this.t = a + 2;
         const x = this.f[a >> 1];
         return this.roundF32 ? roundFloat32(x) : x;
+      }
+      case 33: {
+        // numbers with null, false, true (CBOR: undefined): those are NaNs whose low word says which
+        let n = word >>> 8;
+        if (n === 0xffffff) n = w[this.t++] >>> 0;
+        const a = (this.t + 1) & ~1;
+        this.t = a + 2 * n;
+        const f = this.f, b = a >> 1;
+        const arr = n > 65536 ? [] : new Array(n);
+        for (let i = 0; i < n; i++) {
+          const x = f[b + i];
+          arr[i] = x === x ? x : RUN_SPECIAL[w[a + 2 * i]];
+        }
+        return arr;
       }
       case 21: return undefined;
       case 22: {

@@ -65,7 +65,7 @@ function setOwn(o, k, v) {
 function placeholder(r) {
   const word = r.w[r.t];
   const tag = word & 0xff;
-  if (tag === 13 || tag === 19) return [];
+  if (tag === 13 || tag === 19 || tag === 33) return [];
   if (tag === 14) return new Map();
   if (tag === 29 && ((word >>> 8) & 0xff) === 0x73) return new Set();
   return {};

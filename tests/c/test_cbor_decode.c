@@ -36,7 +36,7 @@ static const struct { const char *name; uint32_t tag; } tag_names[] = {
     { "MAP", WP_T_MAP }, { "OBJ", WP_T_OBJ }, { "SHAPED", WP_T_SHAPED }, { "EXT", WP_T_EXT },
     { "DATE", WP_T_DATE }, { "NUMRUN", WP_T_NUMRUN }, { "F32", WP_T_F32 }, { "UNDEF", WP_T_UNDEF },
     { "N64", WP_T_N64 }, { "TAG", WP_T_TAG }, { "SIMPLE", WP_T_SIMPLE }, { "BINC", WP_T_BINC },
-    { "PAD", WP_T_PAD },
+    { "PAD", WP_T_PAD }, { "SCALARRUN", WP_T_SCALARRUN },
 };
 
 static void xt_word(xtape *x, uint32_t w, uint8_t f) {
@@ -57,6 +57,11 @@ static void xt_parse(const char *spec, xtape *x) {
         tok[k] = 0;
         if (tok[0] == '#') {
             xt_word(x, (uint32_t)strtoul(tok + 1, NULL, 0), 0);
+        } else if (tok[0] == 'R' && tok[1] == 'S' && tok[2] == ':') {
+            /* a SCALARRUN element that is not a number: its word pair exactly (RS:0: the NaN number) */
+            if (x->n & 1u) xt_word(x, 0, 0);
+            xt_word(x, (uint32_t)strtoul(tok + 3, NULL, 0), 0);
+            xt_word(x, WP_RUN_NAN_HI, 0);
         } else if (tok[0] == 'F' && tok[1] == ':') {
             double v = strtod(tok + 2, NULL);
             uint64_t b;
@@ -274,7 +279,15 @@ static const acase extra_ok[] = {
     { "83 f93e00 fa47c35000 fb3ff199999999999a", "NUMRUN:3 F:1.5 F:100000 F:1.1" },
     { "82 01 1b0000000000000002", "ARR:2 INT:1 U64 #2 #0" },
     { "82 01 3b0000000000000002", "ARR:2 INT:1 I64 #0xfffffffd #0xffffffff" },
-    { "82 01 f6", "ARR:2 INT:1 NIL" },
+    /* false, true, null and undefined join a run that starts with a number (a SCALARRUN: each a
+     * NaN whose low word says which, a NaN number canonical); a run cannot start with them */
+    { "82 01 f6", "SCALARRUN:2 F:1 RS:1" },
+    { "85 01 f4 f5 f6 f7", "SCALARRUN:5 F:1 RS:2 RS:3 RS:1 RS:4" },
+    { "83 f97e01 f6 fb7ff8000000000001", "SCALARRUN:3 RS:0 RS:1 RS:0" },  /* NaN payloads dropped */
+    { "83 f97e01 fb7ff8000000000001 01", "NUMRUN:3 F:nan F:nan F:1" },      /* numbers only: as read */
+    { "82 f6 01", "ARR:2 NIL INT:1" },
+    { "83 01 f6 e0", "ARR:3 INT:1 NIL SIMPLE:0" },                          /* another simple value */
+    { "83 01 f6 60", "ARR:3 INT:1 NIL STRA:0" },
     { "81 01", "ARR:1 INT:1" },
     { "82 3affffffff 01", "NUMRUN:2 F:-4294967296 F:1" },
     /* indefinite strings */

@@ -428,7 +428,7 @@ static void cv_utf16_to_utf8(conv *c, const uint16_t *u, uint32_t n, tu_buf *s) 
 }
 
 static int cv_value(conv *c);
-static unsigned long g_tags[32]; /* decode tags seen, printed with TU_STATS=1 */
+static unsigned long g_tags[64]; /* decode tags seen, printed with TU_STATS=1 */
 
 /* a string entry (KEY / STRA / STRU); -1 when the word is not one */
 static int cv_string(conv *c, uint32_t word) {
@@ -466,7 +466,7 @@ static int cv_value(conv *c) {
     if (!cv_word(c, &word)) return 0;
     uint32_t tag = word & 0xff;
     double f;
-    g_tags[tag & 31]++;
+    g_tags[tag & 63]++;
     switch (tag) {
     case WP_T_NIL: tu_et_tag(c->out, WP_E_NIL, 0); return 1;
     case WP_T_FALSE: tu_et_tag(c->out, WP_E_FALSE, 0); return 1;
@@ -507,16 +507,30 @@ static int cv_value(conv *c) {
         tu_buf_free(&s);
         return 1;
     }
-    case WP_T_NUMRUN: {
+    case WP_T_NUMRUN:
+    case WP_T_SCALARRUN: {
         if (!cv_len(c, word, &len)) return 0;
         uint32_t p = (c->i + 1) & ~1u;
         if (p > c->n || len > (c->n - p) / 2) return cv_fail(c, "NUMRUN past the tape");
         if (len < 2) return cv_fail(c, "NUMRUN of fewer than 2 numbers");
         tu_et_len(c->out, WP_E_ARR, len);
+        uint32_t specials = 0;
         for (uint32_t k = 0; k < len; k++) {
+            uint32_t lo = c->w[p + 2 * k], hi = c->w[p + 2 * k + 1];
+            if (tag == WP_T_SCALARRUN && hi == WP_RUN_NAN_HI && lo != 0) {
+                specials++;
+                if (lo == WP_RUN_NULL) tu_et_tag(c->out, WP_E_NIL, 0);
+                else if (lo == WP_RUN_FALSE) tu_et_tag(c->out, WP_E_FALSE, 0);
+                else if (lo == WP_RUN_TRUE) tu_et_tag(c->out, WP_E_TRUE, 0);
+                else if (lo == WP_RUN_UNDEF) tu_et_tag(c->out, WP_E_UNDEF, 0);
+                else return cv_fail(c, "SCALARRUN special out of range");
+                continue;
+            }
             memcpy(&f, &c->w[p + 2 * k], 8);
+            if (tag == WP_T_SCALARRUN && f != f && (lo != 0 || hi != WP_RUN_NAN_HI)) return cv_fail(c, "SCALARRUN NaN not canonical");
             cv_number(c, f);
         }
+        if (tag == WP_T_SCALARRUN && specials == 0) return cv_fail(c, "SCALARRUN without a special");
         c->i = p + 2 * len;
         return 1;
     }
@@ -953,7 +967,7 @@ int main(void) {
                 "SIMPLE %lu DEPTH %lu\n", g_rt_items, g_rt_bytes, g_mut_total, g_mut_ok, g_codes[0], g_codes[1],
                 g_codes[2], g_codes[3], g_codes[4], g_codes[5], g_codes[6]);
     if (getenv("TU_STATS")) {
-        for (int i = 0; i <= WP_T_PAD; i++) fprintf(stderr, "tag %d: %lu%s", i, g_tags[i], i % 6 == 5 ? "\n" : "; ");
+        for (int i = 0; i <= WP_T_SCALARRUN; i++) fprintf(stderr, "tag %d: %lu%s", i, g_tags[i], i % 6 == 5 ? "\n" : "; ");
         fputc('\n', stderr);
     }
     for (uint32_t i = 0; i < g_nmsgs; i++) free(g_msgs[i].p);

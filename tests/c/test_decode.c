@@ -386,6 +386,26 @@ static void test_arrays(void) {
     }
     tu_end();
 
+    tu_case("scalar run: nil, false and true join a run that starts with a number");
+    CHECK_ERR(dec_hex(&x, "96 01 c3 c2 c0 cb 7ff8000000000001 cb 3ff8000000000000", 0, &b), WP_OK);
+    CHECK_TAPE(&x, W(WP_T_SCALARRUN, 6), 0, 0, 0x3ff00000u, WP_RUN_TRUE, WP_RUN_NAN_HI, WP_RUN_FALSE, WP_RUN_NAN_HI,
+               WP_RUN_NULL, WP_RUN_NAN_HI, 0, WP_RUN_NAN_HI /* a NaN number: canonical, low word 0 */, 0, 0x3ff80000u);
+    tu_dec_free(&x);
+    /* numbers only: a NUMRUN, NaN as read */
+    CHECK_ERR(dec_hex(&x, "92 01 cb 7ff8000000000001", 0, &b), WP_OK);
+    CHECK_TAPE(&x, W(WP_T_NUMRUN, 2), 0, 0, 0x3ff00000u, 1, 0x7ff80000u);
+    tu_dec_free(&x);
+    /* 0xc1 (reserved; a bundle reference) and strings are not scalars: an ARR */
+    CHECK_ERR(dec_hex(&x, "93 01 c0 a0", 0, &b), WP_OK);
+    CHECK_TAPE(&x, W(WP_T_ARR, 3), W(WP_T_INT, 1), WP_T_NIL, W(WP_T_STRA, 0));
+    tu_dec_free(&x);
+    CHECK_ERR(dec_hex(&x, "92 01 c1", 0, &b), WP_ERR_RESERVED_BYTE);
+    tu_dec_free(&x);
+    /* cut inside a run after a scalar: the array is what is cut */
+    CHECK_ERR(dec_hex(&x, "93 01 c0", 0, &b), WP_ERR_TRUNCATED);
+    tu_dec_free(&x);
+    tu_end();
+
     tu_case("not a run: uint64 element");
     CHECK_ERR(dec_hex(&x, "92 01 cf 0000000000000002", 0, &b), WP_OK);
     CHECK_TAPE(&x, W(WP_T_ARR, 2), W(WP_T_INT, 1), WP_T_U64, 2, 0);

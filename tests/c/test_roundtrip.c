@@ -282,11 +282,11 @@ static void cv_number(conv *c, double v) {
 static int cv_value(conv *c);
 
 /* coverage counters, printed with TU_STATS=1 */
-static unsigned long g_tags[32], g_codes[400], g_maxlen;
+static unsigned long g_tags[64], g_codes[400], g_maxlen;
 
 static int cv_string_entry(conv *c, uint32_t word, int key_only) {
     uint32_t tag = word & 0xff, len;
-    g_tags[tag & 31]++;
+    g_tags[tag & 63]++;
     if (tag == WP_T_KEY) {
         uint32_t id = word >> 8;
         if (id >= c->t->nkeys) return cv_fail(c, "KEY id out of range");
@@ -319,7 +319,7 @@ static int cv_value(conv *c) {
     if (!cv_word(c, &word)) return 0;
     uint32_t tag = word & 0xff;
     double f;
-    if (tag != WP_T_STRA && tag != WP_T_STRU && tag != WP_T_KEY) g_tags[tag & 31]++;
+    if (tag != WP_T_STRA && tag != WP_T_STRU && tag != WP_T_KEY) g_tags[tag & 63]++;
     switch (tag) {
     case WP_T_NIL: tu_et_tag(c->out, WP_E_NIL, 0); return 1;
     case WP_T_FALSE: tu_et_tag(c->out, WP_E_FALSE, 0); return 1;
@@ -350,15 +350,28 @@ static int cv_value(conv *c) {
         if (tag == WP_T_BIN) tu_et_blob(c->out, WP_E_BIN, c->d->in + off, len);
         else tu_et_ext(c->out, word >> 8, c->d->in + off, len);
         return 1;
-    case WP_T_NUMRUN: {
+    case WP_T_NUMRUN:
+    case WP_T_SCALARRUN: {
         if (!cv_len(c, word, &len)) return 0;
         uint32_t p = (c->i + 1) & ~1u;
         if (p > c->n || len > (c->n - p) / 2) return cv_fail(c, "NUMRUN past the tape");
         tu_et_len(c->out, WP_E_ARR, len);
+        uint32_t specials = 0;
         for (uint32_t k = 0; k < len; k++) {
+            uint32_t lo = c->w[p + 2 * k], hi = c->w[p + 2 * k + 1];
+            if (tag == WP_T_SCALARRUN && hi == WP_RUN_NAN_HI && lo != 0) {
+                specials++;
+                if (lo == WP_RUN_NULL) tu_et_tag(c->out, WP_E_NIL, 0);
+                else if (lo == WP_RUN_FALSE) tu_et_tag(c->out, WP_E_FALSE, 0);
+                else if (lo == WP_RUN_TRUE) tu_et_tag(c->out, WP_E_TRUE, 0);
+                else return cv_fail(c, "SCALARRUN special out of range");
+                continue;
+            }
             memcpy(&f, &c->w[p + 2 * k], 8);
+            if (tag == WP_T_SCALARRUN && f != f && (lo != 0 || hi != WP_RUN_NAN_HI)) return cv_fail(c, "SCALARRUN NaN not canonical");
             cv_number(c, f);
         }
+        if (tag == WP_T_SCALARRUN && specials == 0) return cv_fail(c, "SCALARRUN without a special");
         c->i = p + 2 * len;
         return 1;
     }
@@ -646,7 +659,7 @@ int main(void) {
     if (getenv("TU_STATS")) {
         for (uint32_t m = 0; m < g_nmsgs; m++) if (g_msgs[m].len > g_maxlen) g_maxlen = g_msgs[m].len;
         fprintf(stderr, "messages %u (largest %lu bytes)\ntape tags seen:", g_nmsgs, g_maxlen);
-        for (int i = 0; i < 32; i++) if (g_tags[i]) fprintf(stderr, " %d:%lu", i, g_tags[i]);
+        for (int i = 0; i < 64; i++) if (g_tags[i]) fprintf(stderr, " %d:%lu", i, g_tags[i]);
         fprintf(stderr, "\nmutation results:");
         for (int i = 0; i < 400; i++) if (g_codes[i]) fprintf(stderr, " %s:%lu", wp_err_name((wp_err)i), g_codes[i]);
         fputc('\n', stderr);

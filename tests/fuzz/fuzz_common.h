@@ -442,7 +442,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
         if (top && top->kind == WP_T_BUNDLE && top->remaining >= 2)
             FZ_CHECK(tag == WP_T_STRA || tag == WP_T_STRU, "bundle string %u is tag %u (word %u)", 4 - top->remaining, tag, at);
         if (top && top->kind == WP_T_RECDEF) {
-            if (top->remaining == 2) FZ_CHECK(tag == WP_T_ARR || tag == WP_T_NUMRUN, "record keys of tag %u (word %u)", tag, at);
+            if (top->remaining == 2) FZ_CHECK(tag == WP_T_ARR || tag == WP_T_NUMRUN || tag == WP_T_SCALARRUN, "record keys of tag %u (word %u)", tag, at);
             else FZ_CHECK(tag == WP_T_REC && p == top->sid, "after the keys of record slot %u: tag %u p %u (word %u)", top->sid, tag, p, at);
         }
         if (is_key) {
@@ -628,7 +628,8 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             if (et) { fz_et_tag(et, WP_E_EXT, p); fz_et_word(et, n); fz_et_bytes(et, d->in + off, n); }
             break;
         }
-        case WP_T_NUMRUN: {
+        case WP_T_NUMRUN:
+        case WP_T_SCALARRUN: {
             uint32_t n = fz_len(x, word);
             uint32_t a = (x->i + 1) & ~1u;
             FZ_CHECK(n >= 2, "NUMRUN of %u", n);
@@ -639,11 +640,26 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
             if (c) { fz_buf_u8(c, 'A'); fz_buf_u32(c, n); }
             if (et) fz_et_len(et, WP_E_ARR, n);
+            uint32_t specials = 0;
             for (uint32_t k = 0; k < n; k++) {
+                uint32_t lo = w[a + 2 * k], hi = w[a + 2 * k + 1];
+                if (tag == WP_T_SCALARRUN && hi == WP_RUN_NAN_HI && lo != 0) {
+                    /* null, false, true (CBOR: undefined): as their own entries would be */
+                    FZ_CHECK(lo <= WP_RUN_TRUE || (cbor && lo == WP_RUN_UNDEF), "SCALARRUN special %u", lo);
+                    FZ_CHECK(k > 0, "SCALARRUN starting with a special");
+                    specials++;
+                    static const char canon[5] = { 0, 'N', 'F', 'T', 'U' };
+                    static const uint32_t etag[5] = { 0, WP_E_NIL, WP_E_FALSE, WP_E_TRUE, WP_E_UNDEF };
+                    if (c) fz_buf_u8(c, (uint8_t)canon[lo]);
+                    if (et) fz_et_tag(et, etag[lo], 0);
+                    continue;
+                }
                 double dv = fz_f64_at(w, a + 2 * k);
+                FZ_CHECK(tag != WP_T_SCALARRUN || dv == dv || (lo == 0 && hi == WP_RUN_NAN_HI), "SCALARRUN NaN not canonical");
                 fz_canon_num(c, 'D', dv);
                 if (et) fz_et_number(et, dv);
             }
+            FZ_CHECK(tag == WP_T_NUMRUN ? specials == 0 : specials > 0, "run of tag %u with %u specials", tag, specials);
             x->i = a + 2 * n;
             break;
         }

@@ -1,0 +1,109 @@
+// Arrays of numbers mixed with null, false and true (CBOR: and undefined) decode through one
+// run on the tape (SCALARRUN: those four are NaNs whose low word says which). Every element must
+// come back as what it was: null apart from the number NaN, -0 kept, a run cut by any other kind
+// of value, through the recursive and the deep reader, with and without codegen, and the same as
+// msgpackr and cbor-x read the same bytes.
+import { describe, test, expect } from 'vitest';
+import fc from 'fast-check';
+import * as msgpackr from 'msgpackr';
+import * as cborX from 'cbor-x';
+import { pack, unpack, Packr, Unpackr } from 'wirepack';
+import { encode, decode, Decoder } from 'wirepack/cbor';
+import { fromHex } from './helpers/bytes.js';
+
+const same = (got, want) => {
+  expect(got.length).toBe(want.length);
+  for (let i = 0; i < want.length; i++) expect(Object.is(got[i], want[i]), `element ${i}: ${got[i]} / ${want[i]}`).toBe(true);
+};
+
+const CASES = [
+  [1, null],
+  [1, 2, 3, 4, -1, true, null],
+  [0.5, false, true, null, -0, NaN, 2 ** 40, -(2 ** 31), Infinity, -Infinity],
+  [NaN, null, NaN, false],
+  [7, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null],
+];
+
+describe.each([true, false])('MessagePack (codegen %s)', (codegen) => {
+  const d = new Unpackr({ codegen, useRecords: false });
+  // MessagePack has no -0 integer: msgpackr and wirepack write -0 as 0
+  const mp = (arr) => arr.map((x) => (Object.is(x, -0) ? 0 : x));
+  test.each(CASES.map((c) => [String(c.map(String)), c]))('%s', (_name, input) => {
+    const bytes = pack(input);
+    const arr = mp(input);
+    same(d.unpack(bytes), arr);
+    same(unpack(bytes), arr);
+    same(new msgpackr.Unpackr({ useRecords: false }).unpack(bytes), arr);
+    // nested, and in an object
+    const r = d.unpack(pack({ a: arr, b: [arr, [arr]] }));
+    same(r.a, arr);
+    same(r.b[0], arr);
+    same(r.b[1][0], arr);
+  });
+
+  test('a run ends only where a non-scalar is: such arrays decode element by element', () => {
+    for (const arr of [[1, null, 'x'], [1, true, {}], [1, false, []], [1, null, new Date(0)], [null, 1, 2], [true, 1]]) {
+      expect(d.unpack(pack(arr))).toEqual(arr);
+    }
+    const withBytes = d.unpack(pack([1, null, new Uint8Array([7])]));
+    same(withBytes.slice(0, 2), [1, null]);
+    expect([...withBytes[2]]).toEqual([7]);
+  });
+
+  test('0xc1 in a run is reserved, not a scalar; a run cut short is TRUNCATED', () => {
+    expect(() => d.unpack(fromHex('9201c1'))).toThrow(expect.objectContaining({ code: 'RESERVED_BYTE' }));
+    expect(() => d.unpack(fromHex('9301c0'))).toThrow(expect.objectContaining({ code: 'TRUNCATED', incomplete: true }));
+  });
+
+  test('in records and with structured clone', () => {
+    const arr = [1, null, true, 2];
+    const p = new Packr({ structures: [] });
+    same(p.unpack(p.pack([{ v: arr }, { v: arr }]))[1].v, arr);
+    const sc = new Packr({ structuredClone: true });
+    const r = sc.unpack(sc.pack({ x: arr, y: arr }));
+    same(r.x, arr);
+    expect(r.y).toBe(r.x);
+  });
+
+  test('deep nesting (the non-recursive reader)', () => {
+    let v = [1, null, false, NaN];
+    for (let i = 0; i < 600; i++) v = [v];
+    let r = new Unpackr({ codegen, useRecords: false, maxDepth: 1000 }).unpack(pack(v));
+    for (let i = 0; i < 600; i++) r = r[0];
+    same(r, [1, null, false, NaN]);
+  });
+
+  test('property: arrays of numbers, null and booleans come back the same', () => {
+    const scalar = fc.oneof(fc.double(), fc.integer(), fc.constant(null), fc.boolean());
+    fc.assert(
+      fc.property(fc.double(), fc.array(scalar, { maxLength: 40 }), (first, rest) => {
+        const arr = [first, ...rest];
+        same(d.unpack(pack(arr)), mp(arr));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe.each([true, false])('CBOR (codegen %s)', (codegen) => {
+  const d = new Decoder({ codegen, useRecords: false });
+  const cases = [...CASES, [1, undefined], [2.5, undefined, null, false, true, undefined, 3]];
+  test.each(cases.map((c) => [String(c.map(String)), c]))('%s', (_name, arr) => {
+    const bytes = encode(arr);
+    same(d.decode(bytes), arr);
+    same(decode(bytes), arr);
+    same(new cborX.Decoder({ useRecords: false }).decode(bytes), arr);
+  });
+
+  test('false, true, null, undefined after a number, as the bytes give them', () => {
+    same(d.decode(fromHex('8501f4f5f6f7')), [1, false, true, null, undefined]);
+    // a NaN with a payload is the number NaN, never one of the four
+    same(d.decode(fromHex('83f97e01f6fb7ff8000000000001')), [NaN, null, NaN]);
+    // another simple value is not a scalar of a run: the array decodes element by element
+    const r = d.decode(fromHex('8301f6f3'));
+    expect(r.length).toBe(3);
+    same(r.slice(0, 2), [1, null]);
+    expect(r[2]).toEqual(d.decode(fromHex('f3')));
+    expect(r[2]).not.toBe(null);
+  });
+});
