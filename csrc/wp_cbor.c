@@ -92,7 +92,8 @@ WP_INLINE uint32_t wp_cbor_run_special(uint32_t b) {
  * a NUMRUN (numbers only) or a SCALARRUN and advance. */
 static bool wp_cbor_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged) {
     uint32_t p = r->pos, specials = 0, i = 0;
-    /* numbers only (the common run), then, from the first non-number, numbers and specials */
+    /* numbers only (the common run), then, from the first non-number, numbers and specials: one
+     * loop for both made the C decode of a float-heavy document 12-22% slower in wasm */
     for (; i < n; i++) {
         if (p >= r->len) return false;
         const uint8_t *q = wp_rd_at(r, p);

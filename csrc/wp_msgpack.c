@@ -79,7 +79,8 @@ WP_INLINE uint32_t wp_mp_run_special(uint32_t b) { return b - 0xc0u < 4u ? wp_mp
  * may, in strict mode) is not a number. */
 static bool wp_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged, const uint32_t *recs, bool strict) {
     uint32_t p = r->pos, specials = 0, i = 0;
-    /* numbers only (the common run), then, from the first non-number, numbers and specials */
+    /* numbers only (the common run), then, from the first non-number, numbers and specials: one
+     * loop for both made the C decode of a float-heavy document 12-22% slower in wasm */
     for (; i < n; i++) {
         if (p >= r->len) return false;
         uint32_t b = r->base[p];
