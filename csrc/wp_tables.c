@@ -67,7 +67,7 @@ static uint32_t wp_key_insert(wp_tables *t, uint32_t i, uint32_t h, const uint8_
     t->key_off[id] = t->key_pool_used;
     t->key_len[id] = n;
     t->key_hash[id] = h;
-    if (n) __builtin_memcpy(t->key_pool + t->key_pool_used, s, n);
+    wp_copy(t->key_pool + t->key_pool_used, s, n); /* memcpy is an out-of-line memory.copy in wasm */
     t->key_pool_used += n;
     t->key_slot[i] = (uint16_t)(id + 1);
     return id;
@@ -90,9 +90,21 @@ uint32_t wp_key_intern_short(wp_tables *t, uint64_t a, uint64_t b, const uint8_t
 
 uint32_t wp_key_intern(wp_tables *t, const uint8_t *s, uint32_t n) {
     if (n <= 16) {
-        uint8_t w[16] = { 0 };
-        if (n) __builtin_memcpy(w, s, n);
-        return wp_key_intern_short(t, wp_load_u64(w), wp_load_u64(w + 8), s, n);
+        /* the two words by overlapping loads inside s[0..n): a zeroed buffer and memcpy (in
+         * wasm a memory.copy, an out-of-line call) made this path, taken by every short key in
+         * the last 16 bytes of an input, cost as much as the rest of a small map's decode */
+        uint64_t a, b = 0;
+        if (n >= 8) {
+            a = wp_load_u64(s);
+            if (n > 8) b = wp_load_u64(s + n - 8) >> (8u * (16u - n));
+        } else if (n >= 4) {
+            a = (uint64_t)wp_load_u32(s) | ((uint64_t)wp_load_u32(s + n - 4) << (8u * (n - 4u)));
+        } else if (n) {
+            a = (uint64_t)s[0] | ((uint64_t)s[n >> 1] << (8u * (n >> 1))) | ((uint64_t)s[n - 1] << (8u * (n - 1u)));
+        } else {
+            a = 0;
+        }
+        return wp_key_intern_short(t, a, b, s, n);
     }
     if (n > WP_KEY_MAX_BYTES) return WP_NO_ID;
     uint32_t h = wp_hash_bytes(s, n);
