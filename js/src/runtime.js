@@ -94,6 +94,9 @@ export class Runtime {
     this.recShapes = null;
     /** 1 while a call uses the arena (a decode reads its tape until the value is built) */
     this.busy = 0;
+    /** the tape reader of this runtime's calls (decode.js), made on first use */
+    /** @type {import('./decode.js').TapeReader | null} */
+    this.reader = null;
     /** decode calls so far (shapes count their uses per call), and shapes with a generated
      * constructor since the tables last started again (decode.js) */
     this.calls = 0;
