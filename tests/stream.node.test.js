@@ -234,6 +234,28 @@ describe('CBOR EncoderStream encodes progressively (encodeAsAsyncIterable)', () 
     same(new cb.Decoder({ mapsAsObjects: true }).decode(bytes), { g: ['a', 'b'], a: [1, { two: 2 }] });
     same(cborx.decode(bytes), { g: ['a', 'b'], a: [1, { two: 2 }] });
   });
+
+  test('values with nothing to walk (encoded at once) and values walked asynchronously keep their order', async () => {
+    async function* agen() { yield 3; }
+    function* gen() { yield 'a'; }
+    const vals = [1, { g: gen() }, 'x', { a: agen() }, { y: [2, { z: true }] }, { a: agen() }, 5];
+    const want = [1, { g: ['a'] }, 'x', { a: [3] }, { y: [2, { z: true }] }, { a: [3] }, 5];
+    const bytes = await encodeAll(new cb.EncoderStream(), vals);
+    same(cb.decodeMultiple(bytes), want);
+    same(cborx.decodeMultiple(bytes), want);
+    // a records Decoder (as cbor-x's) gives the walked objects, written as maps, as Maps
+    const asMaps = want.map((v, i) => (i === 1 || i === 3 || i === 5 ? new Map(Object.entries(v)) : v));
+    same(new cb.Decoder({ structures: [] }).decodeMultiple(bytes), asMaps);
+    same(new cborx.Decoder({ structures: [] }).decodeMultiple(bytes), asMaps);
+  });
+
+  test('an encoding error of a value with nothing to walk ends the stream with that error', async () => {
+    const cyclic = { a: 1 };
+    /** @type {any} */ (cyclic).self = cyclic;
+    const { out, error } = await run(new cb.EncoderStream(), [{ ok: 1 }, cyclic, { never: 2 }]);
+    expect(error).toBeInstanceOf(RangeError);
+    same(cb.decodeMultiple(join(out)), [{ ok: 1 }]);
+  });
 });
 
 describe('CommonJS build (dist)', () => {

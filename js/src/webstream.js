@@ -18,7 +18,7 @@
 import { Packr } from './encode.js';
 import { Unpackr } from './decode.js';
 import { Encoder as CborEncoder, Decoder as CborDecoder } from './cbor.js';
-import { ChunkDecoder, CborChunkDecoder, encodeAsAsyncIterableWith, streamOptions, streamUnpackr } from './iterators.js';
+import { ChunkDecoder, CborChunkDecoder, encodeAsAsyncIterableWith, encodeIfPlain, streamOptions, streamUnpackr } from './iterators.js';
 
 /**
  * TransformStream where the platform has one; elsewhere constructing throws.
@@ -110,8 +110,16 @@ export class CborEncoderTransformStream extends Base {
     const o = Object.assign({}, options, { sequential: true });
     const encoder = o.encoder || new CborEncoder(o);
     super({
-      async transform(value, controller) {
-        for await (const chunk of encodeAsAsyncIterableWith(encoder, value)) controller.enqueue(chunk);
+      transform(value, controller) {
+        // nothing to walk inside: encoded at once (no async generator, as CborEncoderStream)
+        const bytes = encodeIfPlain(encoder, value);
+        if (bytes !== null) {
+          controller.enqueue(bytes);
+          return;
+        }
+        return (async () => {
+          for await (const chunk of encodeAsAsyncIterableWith(encoder, value)) controller.enqueue(chunk);
+        })();
       },
     }, o.writableStrategy, o.readableStrategy);
     /** @type {CborEncoder} */
