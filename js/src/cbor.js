@@ -4,7 +4,7 @@
  * as MessagePack and encodes the same encode tape, so the value builder and walker are shared;
  * this module adds what is CBOR's own: tags, simple values, and the types they carry.
  */
-import { Unpackr, TapeReader, roundFloat32, canCodegen } from './decode.js';
+import { Unpackr, TapeReader, roundFloat32, canCodegen, objectLiteral } from './decode.js';
 import { Packr, Tape, writeBytes, writeHeader, FLOAT32_OPTIONS } from './encode.js';
 import { diagnose } from './diagnose.js';
 import { DecodeError } from './errors.js';
@@ -250,18 +250,11 @@ function sameKeys(a, b) {
 }
 
 /**
- * An object literal with the record's keys read from vals[from + i], so the engine makes the
- * object with its final hidden class at once. Keys are JSON-quoted (no injection); `__proto__`
- * is a computed key, which defines an own property (as setProp).
+ * A builder for one record's objects (objectLiteral), key i's value read from vals[from + i].
  * @param {string[]} keys
  */
 function compileRecord(keys) {
-  let src = 'return{';
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
-    src += (i ? ',' : '') + (k === '__proto__' ? '["__proto__"]' : JSON.stringify(k)) + ':v[f+' + i + ']';
-  }
-  return /** @type {(vals: any[], from: number) => Record<string, unknown>} */ (new Function('v', 'f', src + '}'));
+  return /** @type {(vals: any[], from: number) => Record<string, unknown>} */ (new Function('v', 'f', 'return' + objectLiteral(keys, (i) => 'v[f+' + i + ']')));
 }
 
 /** The state of one decode call (records defined so far, the packed table). */

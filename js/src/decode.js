@@ -183,20 +183,30 @@ export class Shape {
 }
 
 /**
- * A constructor for one shape: an object literal with the shape's keys, so the engine builds
- * the object with its final hidden class at once. Keys are JSON-quoted (no injection);
- * `__proto__` is written as a computed key, which defines an own property.
+ * The source of an object literal with these keys, the value of key i being value(i): the engine
+ * builds the object with its final hidden class at once. Keys are JSON-quoted (no injection);
+ * `__proto__` is written as a computed key, which defines an own property. For shapes (below)
+ * and CBOR records (cbor.js).
+ * @param {string[]} keys
+ * @param {(i: number) => string} value
+ */
+export function objectLiteral(keys, value) {
+  let src = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    src += (i ? ',' : '') + (k === '__proto__' ? '["__proto__"]' : JSON.stringify(k)) + ':' + value(i);
+  }
+  return src + '}';
+}
+
+/**
+ * A constructor for one shape (objectLiteral).
  * @param {string[]} keys
  * @param {number} step words before each value (1: a KEY word; 0: records)
  */
 function compileShape(keys, step) {
-  let src = 'return{';
-  const value = step ? ':(r.t++,r.v())' : ':r.v()';
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
-    src += (i ? ',' : '') + (k === '__proto__' ? '["__proto__"]' : JSON.stringify(k)) + value;
-  }
-  return /** @type {(r: TapeReader) => Record<string, unknown>} */ (new Function('r', src + '}'));
+  const value = step ? '(r.t++,r.v())' : 'r.v()';
+  return /** @type {(r: TapeReader) => Record<string, unknown>} */ (new Function('r', 'return' + objectLiteral(keys, () => value)));
 }
 
 /* ------------------------------------------------------------------ records */

@@ -1008,8 +1008,8 @@ function* pieces(enc, v, depth) {
  * @returns {Iterable<any>}
  */
 export function encodeAsIterableWith(encoder, value, options) {
-  if (!needsWalk(value, 0)) return [encoder.encode(value)];
-  return chunked(encoder, value, options);
+  const bytes = encodeIfPlain(encoder, value);
+  return bytes !== null ? [bytes] : chunked(encoder, value, options);
 }
 
 /**
