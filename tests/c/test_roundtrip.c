@@ -361,10 +361,7 @@ static int cv_value(conv *c) {
             uint32_t lo = c->w[p + 2 * k], hi = c->w[p + 2 * k + 1];
             if (tag == WP_T_SCALARRUN && hi == WP_RUN_NAN_HI && lo != 0) {
                 specials++;
-                if (lo == WP_RUN_NULL) tu_et_tag(c->out, WP_E_NIL, 0);
-                else if (lo == WP_RUN_FALSE) tu_et_tag(c->out, WP_E_FALSE, 0);
-                else if (lo == WP_RUN_TRUE) tu_et_tag(c->out, WP_E_TRUE, 0);
-                else return cv_fail(c, "SCALARRUN special out of range");
+                if (!tu_et_run_special(c->out, lo, 0)) return cv_fail(c, "SCALARRUN special out of range");
                 continue;
             }
             memcpy(&f, &c->w[p + 2 * k], 8);

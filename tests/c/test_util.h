@@ -242,6 +242,16 @@ static inline void tu_et_bytes(tu_etape *t, const void *s, uint32_t n) {
     for (uint32_t i = 0; i < words; i++) tu_et_word(t, 0);
     if (n) memcpy(&t->w[at], s, n);
 }
+/* A special of a SCALARRUN (its NaN's low word, WP_RUN_*) as its own encode-tape entry; 0 when
+ * lo names none (undefined only where undef_ok: CBOR). */
+static inline int tu_et_run_special(tu_etape *t, uint32_t lo, int undef_ok) {
+    if (lo == WP_RUN_NULL) tu_et_tag(t, WP_E_NIL, 0);
+    else if (lo == WP_RUN_FALSE) tu_et_tag(t, WP_E_FALSE, 0);
+    else if (lo == WP_RUN_TRUE) tu_et_tag(t, WP_E_TRUE, 0);
+    else if (lo == WP_RUN_UNDEF && undef_ok) tu_et_tag(t, WP_E_UNDEF, 0);
+    else return 0;
+    return 1;
+}
 static inline void tu_et_int(tu_etape *t, int32_t v) { tu_et_tag(t, WP_E_INT, 0); tu_et_word(t, (uint32_t)v); }
 static inline void tu_et_uint(tu_etape *t, uint32_t v) { tu_et_tag(t, WP_E_UINT, 0); tu_et_word(t, v); }
 static inline void tu_et_64(tu_etape *t, uint32_t tag, uint64_t v) {
