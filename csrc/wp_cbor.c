@@ -117,30 +117,7 @@ static bool wp_cbor_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_ta
         }
         p += sz;
     }
-    wp_tape_tag_len(t, specials ? WP_T_SCALARRUN : WP_T_NUMRUN, n);
-    uint32_t at = wp_tape_align2(t->len);
-    if (at != t->len) t->w[t->len] = 0;
-    p = r->pos;
-    double *f = (double *)(void *)&t->w[at];
-    if (specials == 0) {
-        for (uint32_t k = 0; k < n; k++) {
-            const uint8_t *q = wp_rd_at(r, p);
-            f[k] = wp_cbor_num_at(q);
-            p += wp_cbor_num_size(q);
-        }
-    } else {
-        for (uint32_t k = 0; k < n; k++) {
-            const uint8_t *q = wp_rd_at(r, p);
-            uint32_t sz = wp_cbor_num_size(q);
-            double v = sz ? wp_cbor_num_at(q) : 0.0;
-            if (sz == 0) wp_run_put(t, at, k, wp_cbor_run_special(q[0]));
-            else if (v != v) wp_run_put(t, at, k, 0); /* NaN: canonical, apart from the specials */
-            else f[k] = v;
-            p += sz ? sz : 1u;
-        }
-    }
-    t->len = at + 2u * n;
-    r->pos = p;
+    wp_run_fill(r, t, n, specials, wp_cbor_num_size, wp_cbor_num_at, wp_cbor_run_special);
     return true;
 }
 

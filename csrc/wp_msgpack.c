@@ -73,6 +73,7 @@ WP_INLINE double wp_num_at(const uint8_t *p) {
 /* nil, false and true, which a run may hold besides numbers (wp_run_special; 0: not one). */
 static const uint8_t wp_mp_special[4] = { WP_RUN_NULL, 0, WP_RUN_FALSE, WP_RUN_TRUE }; /* c0..c3 */
 WP_INLINE uint32_t wp_mp_run_special(uint32_t b) { return b - 0xc0u < 4u ? wp_mp_special[b - 0xc0u] : 0; }
+WP_INLINE uint32_t wp_mp_num_size(const uint8_t *p) { return wp_num_size[p[0]]; }
 
 /* If the n elements at r->pos are all numbers, nil, false or true (and complete), write a NUMRUN
  * (numbers only) or a SCALARRUN and advance. A byte 0x40-0x7f that names a defined record (or
@@ -106,30 +107,7 @@ static bool wp_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged,
         }
         p += sz;
     }
-    wp_tape_tag_len(t, specials ? WP_T_SCALARRUN : WP_T_NUMRUN, n);
-    uint32_t at = wp_tape_align2(t->len);
-    if (at != t->len) t->w[t->len] = 0;
-    p = r->pos;
-    double *f = (double *)(void *)&t->w[at];
-    if (specials == 0) {
-        for (uint32_t k = 0; k < n; k++) {
-            const uint8_t *q = wp_rd_at(r, p);
-            f[k] = wp_num_at(q);
-            p += wp_num_size[q[0]];
-        }
-    } else {
-        for (uint32_t k = 0; k < n; k++) {
-            const uint8_t *q = wp_rd_at(r, p);
-            uint32_t sz = wp_num_size[q[0]];
-            double v = sz ? wp_num_at(q) : 0.0;
-            if (sz == 0) wp_run_put(t, at, k, wp_mp_run_special(q[0]));
-            else if (v != v) wp_run_put(t, at, k, 0); /* NaN: canonical, apart from the specials */
-            else f[k] = v;
-            p += sz ? sz : 1u;
-        }
-    }
-    t->len = at + 2u * n;
-    r->pos = p;
+    wp_run_fill(r, t, n, specials, wp_mp_num_size, wp_num_at, wp_mp_run_special);
     return true;
 }
 
