@@ -168,13 +168,18 @@ typedef struct wp_encoder {
     uint32_t tape_len;
     uint8_t *out;
     uint32_t out_cap;
+    const uint16_t *units; /* the UTF-16 units of the STR16 entries, units_len of them (0, NULL: none) */
+    uint32_t units_len;
     uint32_t out_len;      /* bytes written */
     uint32_t needed;       /* on WP_ERR_OUTPUT_FULL: a size that suffices */
     wp_error err;          /* offset = tape word index for BAD_TAPE */
 } wp_encoder;
 
-/* A size that always suffices for the output of an encode tape of n words. */
+/* A size that always suffices for the output of an encode tape of n words, plus 3 bytes per unit
+ * of e->units when the tape has STR16 entries (wp_encode_out_need). */
 uint32_t wp_encode_out_bound(uint32_t tape_words);
+/* wp_encode_out_bound of e's tape plus its units (UINT32_MAX if that does not fit 32 bits). */
+uint32_t wp_encode_out_need(const wp_encoder *e);
 
 wp_err wp_msgpack_encode(wp_encoder *e);
 
@@ -194,12 +199,14 @@ enum {
                                         chose the width: cbor-x's useFloat32 and alwaysUseFloat) */
 };
 
-/* Scratch words wp_cbor_encode needs for a tape of n words (deterministic map sorting). */
+/* Scratch words wp_cbor_encode needs for a tape of n words (deterministic map sorting), with no
+ * STR16 units; wp_cbor_scratch_need counts e's units too (UINT32_MAX if that does not fit). */
 uint32_t wp_cbor_scratch_words(uint32_t tape_words);
+uint32_t wp_cbor_scratch_need(const wp_encoder *e);
 
 /* CBOR from an encode tape. Preferred serialization: the shortest head for every argument, the
  * shortest float that keeps the value (NaN and infinities as float16). scratch:
- * wp_cbor_scratch_words(tape_len) words (used with WP_CBOR_DETERMINISTIC or WP_CBOR_INDEFINITE). */
+ * wp_cbor_scratch_need(e) words (used with WP_CBOR_DETERMINISTIC or WP_CBOR_INDEFINITE). */
 wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t scratch_cap);
 
 /* ===================================================================== TAPE FORMAT */
@@ -297,6 +304,9 @@ enum wp_etag {
                          msgpackr writes a JS number with no float32 option: a whole number in
                          0..2^32-1 (and -0) as the smallest unsigned form, in -2^31..-1 as the
                          smallest signed form, anything else float64 (MessagePack only) */
+    WP_E_STR16 = 30,  /* P = n UTF-16 code units (0xFFFFFF: next word): a string whose units are the
+                         next n of the encoder's `units` (strings of the tape take them in order),
+                         written as UTF-8 as TextEncoder writes it (an unpaired surrogate: U+FFFD) */
     /* CBOR only: cbor-x's bundled strings (tag 0xdff9) */
     WP_E_CBOR_BOFF = 40,  /* 1a and a 4-byte offset to fill (the next BHERE fills it) */
     WP_E_CBOR_BHERE = 41  /* nothing written: the older open BOFF (of at most two) gets the distance from its 1a byte to here */

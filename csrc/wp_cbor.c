@@ -613,10 +613,19 @@ WP_INLINE void wp_cbor_double(wp_out *o, double v, bool float64) {
     else wp_cbor_double_short(o, v, bits);
 }
 
+/* The head of a text string of len UTF-8 bytes (for wp_enc_str16). */
+WP_INLINE void wp_cbor_str_hdr(wp_out *o, uint32_t len) { wp_cbor_head_out(o, 3, len); }
+
 uint32_t wp_cbor_scratch_words(uint32_t tape_words) {
     /* frames (4 words per container) + entry starts and sort indexes (4 per item) + a copy
      * of the output (wp_encode_out_bound bytes) */
     return tape_words * 8u + wp_encode_out_bound(tape_words) / 4u + 24u;
+}
+
+uint32_t wp_cbor_scratch_need(const wp_encoder *e) {
+    /* the copy of the output grows by the UTF-8 of the units (3 bytes each at most) */
+    uint64_t need = (uint64_t)wp_cbor_scratch_words(e->tape_len) + (3u * (uint64_t)e->units_len + 3u) / 4u;
+    return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
 }
 
 typedef struct wp_eframe {
@@ -673,6 +682,7 @@ WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *sc
     const bool f64 = (flags & WP_CBOR_FLOAT64) != 0;
     const bool f64e = f64 || (!det && (flags & WP_CBOR_F64_ENTRIES) != 0);
     uint32_t i = 0;
+    uint32_t upos = 0; /* units of e->units the STR16 entries so far took */
     e->err.code = WP_OK;
     e->err.offset = 0;
     e->needed = 0;
@@ -680,9 +690,9 @@ WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *sc
     /* with a container stack (deterministic or indefinite): frames, then entry key starts and
      * ends, then sort indexes, then a copy area; pointers into scratch only when it is used */
     const bool indef = track && !det && (flags & WP_CBOR_INDEFINITE) != 0;
-    if (track && (!scratch || scratch_cap < wp_cbor_scratch_words(n))) {
+    if (track && (!scratch || scratch_cap < wp_cbor_scratch_need(e))) {
         e->err.code = WP_ERR_SCRATCH;
-        e->needed = wp_cbor_scratch_words(n);
+        e->needed = wp_cbor_scratch_need(e);
         e->out_len = 0;
         return WP_ERR_SCRATCH;
     }
@@ -793,6 +803,12 @@ WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *sc
             i += words;
             break;
         }
+        case WP_E_STR16: {
+            int r = wp_enc_str16(e, w, n, &i, p, &upos, &o, wp_cbor_str_hdr);
+            if (r == 1) goto bad;
+            if (r == 2) goto full;
+            break;
+        }
         case WP_E_ARR:
         case WP_E_MAP: {
             uint32_t len = p;
@@ -874,7 +890,7 @@ WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *sc
     return WP_OK;
 full:
     e->out_len = o.len;
-    e->needed = wp_encode_out_bound(n);
+    e->needed = wp_encode_out_need(e);
     e->err.code = WP_ERR_OUTPUT_FULL;
     e->err.offset = o.len;
     return WP_ERR_OUTPUT_FULL;

@@ -157,6 +157,47 @@ bool wp_is_ascii(const uint8_t *s, uint32_t n);
 /* Decode UTF-8 to UTF-16 with WHATWG replacement (U+FFFD per maximal invalid subpart, exactly
  * like TextDecoder). out must hold n units. Returns the number of units written. */
 uint32_t wp_utf8_to_utf16(const uint8_t *s, uint32_t n, uint16_t *out);
+/* The UTF-8 length of n UTF-16 units as TextEncoder encodes them (an unpaired surrogate is
+ * U+FFFD, 3 bytes): at most 3n. */
+uint32_t wp_utf16_utf8_len(const uint16_t *s, uint32_t n);
+/* Whether all n UTF-16 units are ASCII, writing them to out as bytes when they are (out holds n
+ * bytes; its contents are unspecified when not). */
+bool wp_utf16_ascii_narrow(const uint16_t *s, uint32_t n, uint8_t *out);
+/* Encode n UTF-16 units as UTF-8 as TextEncoder does; out holds wp_utf16_utf8_len(s, n) bytes,
+ * which is what it returns. */
+uint32_t wp_utf16_to_utf8(const uint16_t *s, uint32_t n, uint8_t *out);
+
+/* A STR16 entry of the encode tape w (n words; payload p, the next word at *i): the next of e's
+ * units after *upos, as UTF-8 after the header that hdr(o, length) writes. Most strings are
+ * ASCII: they are written in one pass with the header of their unit count, and only a string
+ * that turns out not to be is measured and written again. 0 when written (*i and *upos past it),
+ * 1 for a bad tape, 2 when o has no room (neither moved). */
+typedef void (*wp_str_hdr_fn)(wp_out *o, uint32_t len);
+WP_INLINE int wp_enc_str16(const wp_encoder *e, const uint32_t *w, uint32_t n, uint32_t *i, uint32_t p,
+                           uint32_t *upos, wp_out *o, wp_str_hdr_fn hdr) {
+    uint32_t cnt = p, next = *i;
+    if (cnt == WP_LEN_ESCAPE) {
+        if (next >= n) return 1;
+        cnt = w[next++];
+    }
+    if (cnt > e->units_len - *upos) return 1;
+    if (3u * (uint64_t)cnt + 16u > o->cap - o->len) return 2;
+    const uint32_t at = o->len;
+    hdr(o, cnt);
+    if (cnt) {
+        const uint16_t *s = e->units + *upos;
+        if (wp_utf16_ascii_narrow(s, cnt, o->p + o->len)) {
+            o->len += cnt;
+        } else {
+            o->len = at;
+            hdr(o, wp_utf16_utf8_len(s, cnt));
+            o->len += wp_utf16_to_utf8(s, cnt, o->p + o->len);
+        }
+    }
+    *i = next;
+    *upos += cnt;
+    return 0;
+}
 
 /* ------------------------------------------------------------------ interning (wp_tables.c) */
 

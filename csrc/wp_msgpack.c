@@ -615,6 +615,11 @@ fail:
 
 uint32_t wp_encode_out_bound(uint32_t tape_words) { return tape_words * 5u + 16u; }
 
+uint32_t wp_encode_out_need(const wp_encoder *e) {
+    uint64_t need = (uint64_t)wp_encode_out_bound(e->tape_len) + 3u * (uint64_t)e->units_len;
+    return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
+}
+
 /* An integer in [-2^31, 2^32) in its shortest form, with no branch on its size or sign. Needs 8
  * bytes of room. (The 64-bit entries are always 9 bytes.) */
 WP_INLINE void wp_enc_int32(wp_out *o, int64_t v) {
@@ -670,12 +675,16 @@ WP_INLINE void wp_enc_ext_hdr(wp_out *o, uint32_t type, uint32_t n) {
     wp_out_u8(o, type);
 }
 
+/* The header of a string of len UTF-8 bytes (for wp_enc_str16). */
+WP_INLINE void wp_enc_str_hdr(wp_out *o, uint32_t len) { wp_enc_hdr(o, 0, len); }
+
 wp_err wp_msgpack_encode(wp_encoder *e) {
     const uint32_t *w = e->tape;
     const uint32_t n = e->tape_len;
     wp_out o = { e->out, 0, e->out_cap };
     uint32_t i = 0;
     uint32_t bref = UINT32_MAX; /* output offset of the open bundle reference (WP_E_BUNDLE) */
+    uint32_t upos = 0;          /* units of e->units the STR16 entries so far took */
     e->err.code = WP_OK;
     e->err.offset = 0;
     e->needed = 0;
@@ -754,6 +763,12 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
             else if (tag == WP_E_EXT) wp_enc_ext_hdr(&o, type & 0xff, len);
             wp_out_bytes(&o, &w[i], len);
             i += words;
+            break;
+        }
+        case WP_E_STR16: {
+            int r = wp_enc_str16(e, w, n, &i, p, &upos, &o, wp_enc_str_hdr);
+            if (r == 1) goto bad;
+            if (r == 2) goto full;
             break;
         }
         case WP_E_ARR:
@@ -843,7 +858,7 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
     return WP_OK;
 full:
     e->out_len = o.len;
-    e->needed = wp_encode_out_bound(n);
+    e->needed = wp_encode_out_need(e);
     e->err.code = WP_ERR_OUTPUT_FULL;
     e->err.offset = o.len;
     return WP_ERR_OUTPUT_FULL;

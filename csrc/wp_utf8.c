@@ -56,3 +56,102 @@ uint32_t wp_utf8_to_utf16(const uint8_t *s, uint32_t n, uint16_t *out) {
     }
     return o;
 }
+
+/* ------------------------------------------------------------------ UTF-16 -> UTF-8 (encode) */
+
+/* The unit at s + i, and a block of 8 units that are all ASCII (< 0x80), on every build; the
+ * wasm build tests a block with one vector AND and narrows it with one instruction. */
+WP_INLINE uint32_t wp_u16_at(const uint16_t *s, uint32_t i) { return s[i]; }
+#if defined(__wasm_simd128__)
+WP_INLINE bool wp_u16x8_ascii(const uint16_t *s) {
+    return !wasm_v128_any_true(wasm_v128_and(wasm_v128_load(s), wasm_i16x8_splat((int16_t)0xff80)));
+}
+WP_INLINE void wp_u16x8_narrow(const uint16_t *s, uint8_t *out) {
+    v128_t v = wasm_v128_load(s);
+    wasm_v128_store64_lane(out, wasm_u8x16_narrow_i16x8(v, v), 0);
+}
+#else
+WP_INLINE bool wp_u16x8_ascii(const uint16_t *s) {
+    uint64_t a, b;
+    __builtin_memcpy(&a, s, 8);
+    __builtin_memcpy(&b, s + 4, 8);
+    return ((a | b) & 0xff80ff80ff80ff80ull) == 0;
+}
+WP_INLINE void wp_u16x8_narrow(const uint16_t *s, uint8_t *out) {
+    for (uint32_t k = 0; k < 8; k++) out[k] = (uint8_t)s[k];
+}
+#endif
+
+/* Whether units i, i + 1 of s (i + 1 < n) are a surrogate pair. */
+WP_INLINE bool wp_u16_pair(const uint16_t *s, uint32_t i, uint32_t n) {
+    return i + 1 < n && (wp_u16_at(s, i) & 0xfc00u) == 0xd800u && (wp_u16_at(s, i + 1) & 0xfc00u) == 0xdc00u;
+}
+
+bool wp_utf16_ascii_narrow(const uint16_t *s, uint32_t n, uint8_t *out) {
+    if (n < 8) {
+        uint32_t any = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t c = wp_u16_at(s, i);
+            any |= c;
+            out[i] = (uint8_t)c;
+        }
+        return any < 0x80u;
+    }
+    uint32_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        if (!wp_u16x8_ascii(s + i)) return false;
+        wp_u16x8_narrow(s + i, out + i);
+    }
+    /* the last 1..7 units: the block of the last 8 (overlapping the one before) */
+    if (i < n) {
+        if (!wp_u16x8_ascii(s + n - 8)) return false;
+        wp_u16x8_narrow(s + n - 8, out + n - 8);
+    }
+    return true;
+}
+
+uint32_t wp_utf16_utf8_len(const uint16_t *s, uint32_t n) {
+    uint32_t i = 0, len = 0;
+    while (i < n) {
+        if (i + 8 <= n && wp_u16x8_ascii(s + i)) { i += 8; len += 8; continue; }
+        uint32_t c = wp_u16_at(s, i);
+        if (c < 0x80u) { len += 1; i += 1; }
+        else if (c < 0x800u) { len += 2; i += 1; }
+        else if (wp_u16_pair(s, i, n)) { len += 4; i += 2; }
+        else { len += 3; i += 1; } /* BMP, or an unpaired surrogate as U+FFFD */
+    }
+    return len;
+}
+
+uint32_t wp_utf16_to_utf8(const uint16_t *s, uint32_t n, uint8_t *out) {
+    uint32_t i = 0, o = 0;
+    while (i < n) {
+        if (i + 8 <= n && wp_u16x8_ascii(s + i)) { wp_u16x8_narrow(s + i, out + o); i += 8; o += 8; continue; }
+        uint32_t c = wp_u16_at(s, i);
+        if (c < 0x80u) {
+            out[o++] = (uint8_t)c;
+            i += 1;
+        } else if (c < 0x800u) {
+            out[o] = (uint8_t)(0xc0u | (c >> 6));
+            out[o + 1] = (uint8_t)(0x80u | (c & 0x3fu));
+            o += 2;
+            i += 1;
+        } else if (wp_u16_pair(s, i, n)) {
+            uint32_t cp = 0x10000u + ((c - 0xd800u) << 10) + (wp_u16_at(s, i + 1) - 0xdc00u);
+            out[o] = (uint8_t)(0xf0u | (cp >> 18));
+            out[o + 1] = (uint8_t)(0x80u | ((cp >> 12) & 0x3fu));
+            out[o + 2] = (uint8_t)(0x80u | ((cp >> 6) & 0x3fu));
+            out[o + 3] = (uint8_t)(0x80u | (cp & 0x3fu));
+            o += 4;
+            i += 2;
+        } else {
+            if ((c & 0xf800u) == 0xd800u) c = 0xfffdu; /* unpaired surrogate */
+            out[o] = (uint8_t)(0xe0u | (c >> 12));
+            out[o + 1] = (uint8_t)(0x80u | ((c >> 6) & 0x3fu));
+            out[o + 2] = (uint8_t)(0x80u | (c & 0x3fu));
+            o += 3;
+            i += 1;
+        }
+    }
+    return o;
+}

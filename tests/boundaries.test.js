@@ -3,7 +3,7 @@
 // Expected headers are written out by the spec (wirepack always picks the smallest form).
 import { describe, test, expect } from 'vitest';
 import { pack, unpack, Packr, Unpackr, FLOAT32_OPTIONS } from 'wirepack';
-import { encode, decode } from 'wirepack/cbor';
+import { encode, decode, Encoder } from 'wirepack/cbor';
 import { hex, fromHex, concat, seqBytes, utf8 } from './helpers/bytes.js';
 
 const both = (value, expected, check = (v) => expect(v).toBe(value)) => {
@@ -351,5 +351,59 @@ describe('short ASCII strings in small messages (every length and offset)', () =
         expect(decode(encode(v)), `CBOR ${lead} then ${n}`).toEqual(v);
       }
     }
+  });
+});
+
+describe('strings after the first 128 characters of a call (in Node: UTF-16 units transcoded in C)', () => {
+  // Past 128 characters of string values in one call, Node's encoder hands strings of 16..63
+  // units to C as UTF-16 (one ucs2Write per call); the bytes must be exactly TextEncoder's, the
+  // header the smallest for the UTF-8 length, and each string's units its own (a surrogate pair
+  // split across two strings stays two U+FFFD). Browsers take the JS path: same bytes.
+  const mpStr = (b) => (b.length < 32 ? (0xa0 | b.length).toString(16) : b.length < 256 ? 'd9' + b.length.toString(16).padStart(2, '0') : 'da' + b.length.toString(16).padStart(4, '0')) + hex(b);
+  const cbStr = (b) => (b.length < 24 ? (0x60 | b.length).toString(16) : b.length < 256 ? '78' + b.length.toString(16).padStart(2, '0') : '79' + b.length.toString(16).padStart(4, '0')) + hex(b);
+  const mpArr = (n) => (n < 16 ? (0x90 | n).toString(16) : 'dc' + n.toString(16).padStart(4, '0'));
+  const cbArr = (n) => (n < 24 ? (0x80 | n).toString(16) : n < 256 ? '98' + n.toString(16).padStart(2, '0') : '99' + n.toString(16).padStart(4, '0'));
+  const expectBoth = (strs) => {
+    const bytes = strs.map((s) => utf8(s));
+    expect(hex(pack(strs))).toBe(mpArr(strs.length) + bytes.map(mpStr).join(''));
+    expect(hex(encode(strs))).toBe(cbArr(strs.length) + bytes.map(cbStr).join(''));
+    const back = strs.map((s) => new TextDecoder().decode(utf8(s)));
+    expect(unpack(pack(strs))).toEqual(back);
+    expect(decode(encode(strs))).toEqual(back);
+  };
+  const lead = 'p'.repeat(130);
+  const kinds = {
+    ascii: (n) => Array.from({ length: n }, (_, i) => String.fromCharCode(33 + ((i * 7) % 94))).join(''),
+    'é last': (n) => 'a'.repeat(n - 1) + 'é',
+    'é first': (n) => 'é' + 'a'.repeat(n - 1),
+    '€ in the middle': (n) => 'b'.repeat(n >> 1) + '€' + 'c'.repeat(n - 1 - (n >> 1)),
+    'emoji pairs': (n) => '🍺'.repeat(n >> 1) + 'z'.repeat(n & 1),
+    'lone high last': (n) => 'h'.repeat(n - 1) + '\ud83c',
+    'lone low first': (n) => '\udf7a' + 'l'.repeat(n - 1),
+    'high high': (n) => '\ud83c\ud83c' + 'x'.repeat(n - 2),
+    'reversed pair': (n) => 'y'.repeat(n - 2) + '\udf7a\ud83c',
+    latin1: (n) => '\u00ff'.repeat(n),
+  };
+  test.each(Object.keys(kinds))('%s, lengths 15-64, after 130 ASCII characters', (kind) => {
+    for (let n = 15; n <= 64; n++) expectBoth([lead, kinds[kind](n), kinds.ascii(n), kinds[kind](n)]);
+  });
+  test('a pair split across two strings stays two replacement characters', () => {
+    const a = 'a'.repeat(20) + '\ud83c', b = '\udf7a' + 'b'.repeat(20);
+    expectBoth([lead, a, b, b, a, a, b]);
+  });
+  test('many strings (the units need more memory than the arena had)', () => {
+    const strs = [lead];
+    for (let i = 0; i < 40000; i++) strs.push(kinds.ascii(16 + (i % 48)) + (i % 5 === 0 ? 'é€' : ''));
+    expectBoth(strs);
+    expect(unpack(pack(strs.slice(0, 3)))).toEqual(strs.slice(0, 3)); // and the next call works
+  });
+  test('in maps, records and with other values between', () => {
+    const v = { lead, list: [1, kinds['é last'](30), null, { k: kinds.ascii(40), m: kinds['emoji pairs'](33) }, kinds.latin1(17)] };
+    expect(unpack(pack(v))).toEqual(v);
+    expect(decode(encode(v))).toEqual(v);
+    const packr = new Packr({ useRecords: true });
+    expect(packr.unpack(packr.pack([v, v]))).toEqual([v, v]);
+    expect(decode(new Encoder({ canonical: true }).encode(v))).toEqual(v);
+    expect(decode(new Encoder({ indefiniteLengths: true }).encode(v))).toEqual(v);
   });
 });

@@ -39,6 +39,7 @@ const E_NIL = 0, E_FALSE = 1, E_TRUE = 2, E_UNDEF = 3, E_INT = 4, E_UINT = 5, E_
 const E_I64 = 8, E_U64 = 9, E_STR = 10, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_EXT = 14, E_DATE = 15, E_BADDATE = 16;
 const E_RAW = 17, E_PAD = 21;
 const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28, E_NUMS = 29;
+const E_STR16 = 30;
 /** In arrays of at least this many elements, the leading numbers go as one run of f64 (E_NUMS)
  * when no option changes how a number is written (MessagePack, no float32, no records): the
  * walk then does one typeof test and one store per number, and C classifies them. */
@@ -86,6 +87,18 @@ for (let i = 0; i < 256; i++) mult10[i] = +('1e' + Math.floor(45.15 - i * 0.3010
  */
 
 const INITIAL_WORDS = 1 << 14;
+/**
+ * In Node, once a call has written BLOB_AFTER characters of string values, its further string
+ * values of BLOB_MIN to SHORT_STRING - 1 characters are not encoded in JS: they are concatenated
+ * (a rope: no copy), their entries (E_STR16) hold their lengths, and emit writes the units of the
+ * concatenation after the tape with one Buffer#ucs2Write, which C narrows (ASCII) or transcodes.
+ * The JS loop costs a few ns per character, the native call ~100 ns: worth it for a call with
+ * more than a few dozen characters of strings (sample-large 1.3-1.4x, example-twitter 1.05-1.15x,
+ * example4 1.03-1.07x in one process; small messages never reach it). Shorter strings cost less
+ * inline than as a rope node; longer ones go to utf8Write already, which V8 transcodes faster
+ * than C does non-ASCII text.
+ */
+const BLOB_AFTER = 128, BLOB_MIN = 16;
 /** Strings shorter than this are encoded to UTF-8 in JS (3n bytes fit in n words after the header). */
 const SHORT_STRING = 64;
 
@@ -152,6 +165,12 @@ export class Tape {
     this.cap = 0;
     this.p = 0;
     this.busy = false;
+    /** Node: the string values of the call that go as E_STR16 (BLOB_AFTER), concatenated */
+    this.sb = '';
+    /** their length in UTF-16 units */
+    this.sbLen = 0;
+    /** characters of string values written in the call so far */
+    this.chars = 0;
     /** CBOR structuredClone: objects written so far (first tape position, reference slots) */
     /** @type {Map<object, {pos: number, uses: number[]}> | null} */
     this.refs = null;
@@ -184,6 +203,9 @@ export class Tape {
     this.rt = rt;
     this.base = rt.base >> 2;
     this.p = this.base;
+    this.sb = '';
+    this.sbLen = 0;
+    this.chars = 0;
     this.views();
   }
 
@@ -400,6 +422,7 @@ export class Packr extends Unpackr {
       if (tape.structs !== null) this.endMpRecords(tape, failed);
       tape.ids = null;
       tape.bundle = null;
+      tape.sb = '';
     }
     if (rs !== null && rs.hasSharedUpdate && this.saveStructures && this.cborFlags < 0) {
       if (this.saveMpStructures() === false) return this.pack(value, encodeOptions);
@@ -643,7 +666,7 @@ export class Packr extends Unpackr {
     if (T.p + 8 > T.cap) T.grow(8);
     switch (typeof v) {
       case 'string':
-        if (T.bundle === null) writeString(T, v);
+        if (T.bundle === null) writeStringValue(T, v);
         else this.writeBundled(T, v);
         return;
       case 'number': this.writeNumber(T, v); return;
@@ -1343,6 +1366,36 @@ export function writeHeader(T, tag, n) {
 const charCodeAt = String.prototype.charCodeAt;
 
 /**
+ * A string value (keys and the strings of bundles and records go through writeString): past
+ * BLOB_AFTER characters of a call, in Node, as an E_STR16 entry whose units emit writes.
+ * @param {Tape} T @param {string} s
+ */
+function writeStringValue(T, s) {
+  const n = s.length;
+  if ((T.chars += n) > BLOB_AFTER && n >= BLOB_MIN && n < SHORT_STRING && T.nb !== null) {
+    if (T.p + 1 > T.cap) T.grow(1);
+    T.u32[T.p++] = E_STR16 | (n << 8);
+    T.sb += s;
+    T.sbLen += n;
+    return;
+  }
+  writeString(T, s);
+}
+
+/**
+ * Write the units of the call's E_STR16 strings (T.sb) after the tape, where C reads them.
+ * @param {import('./runtime.js').Runtime} rt @param {Tape} T
+ */
+function writeUnits(rt, T) {
+  const words = T.words(), bytes = 2 * T.sbLen;
+  if (!rt.reserve(words * 4 + bytes)) throw new RangeError('wirepack: value too large to encode');
+  const nb = /** @type {import('./runtime.js').NodeBuf} */ (rt.nb);
+  const wrote = nb.ucs2Write(T.sb, T.p * 4, bytes);
+  T.sb = '';
+  if (wrote !== bytes) throw new Error('wirepack: string units not written');
+}
+
+/**
  * @param {Tape} T @param {string} s
  */
 function writeString(T, s) {
@@ -1539,8 +1592,9 @@ function writeBigInt(T, v) {
  */
 function emit(rt, T, cborFlags, packr) {
   const x = rt.x;
-  const words = T.words();
-  const err = cborFlags < 0 ? x.wpw_encode(words) : x.wpw_cbor_encode(words, cborFlags);
+  const words = T.words(), units = T.sbLen;
+  if (units > 0) writeUnits(rt, T);
+  const err = cborFlags < 0 ? x.wpw_encode(words, units) : x.wpw_cbor_encode(words, cborFlags, units);
   rt.refresh();
   if (err !== 0) throw new Error(`wirepack: encoder failed (code ${err})`);
   const out = rt.u32[rt.res], n = rt.u32[rt.res + 1];

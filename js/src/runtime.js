@@ -16,10 +16,10 @@
  * @property {(bytes: number) => number} wpw_reserve
  * @property {() => number} wpw_arena_size
  * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_decode
- * @property {(words: number) => number} wpw_encode
+ * @property {(words: number, units: number) => number} wpw_encode
  * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_cbor_decode
  * @property {(maxArray: number, maxMap: number, maxStr: number, maxBin: number, maxExt: number) => void} wpw_set_limits
- * @property {(words: number, flags: number) => number} wpw_cbor_encode
+ * @property {(words: number, flags: number, units: number) => number} wpw_cbor_encode
  * @property {() => number} wpw_records
  * @property {() => number} wpw_ext_config
  */
@@ -31,7 +31,8 @@ const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
  * @typedef {Uint8Array & {
  *   latin1Slice(start: number, end: number): string,
  *   ucs2Slice(start: number, end: number): string,
- *   utf8Write(s: string, offset: number, max: number): number
+ *   utf8Write(s: string, offset: number, max: number): number,
+ *   ucs2Write(s: string, offset: number, max: number): number
  * }} NodeBuf
  */
 

@@ -1134,5 +1134,8 @@ int main(void) {
     test_indefinite();
     test_output_full();
     test_scratch();
+    tu_check_str16(0);
+    tu_check_str16(WP_CBOR_DETERMINISTIC);
+    tu_check_str16(WP_CBOR_INDEFINITE);
     return tu_finish();
 }

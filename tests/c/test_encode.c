@@ -523,5 +523,6 @@ int main(void) {
     test_length_wrap();
     test_msgpackr_tags();
     test_msgpackr_bad_tapes();
+    tu_check_str16(-1);
     return tu_finish();
 }

@@ -284,26 +284,80 @@ static inline void tu_et_date(tu_etape *t, int64_t sec, uint32_t nsec) {
 }
 static inline void tu_et_free(tu_etape *t) { free(t->w); t->w = 0; t->len = t->cap = 0; }
 
-/* Encode a tape into a fresh exact-size buffer of wp_encode_out_bound bytes. */
-static inline wp_err tu_encode(const tu_etape *t, tu_buf *out, wp_encoder *e) {
-    uint32_t cap = wp_encode_out_bound(t->len);
-    uint8_t *p = (uint8_t *)malloc(cap ? cap : 1);
+/* Encode a tape (its STR16 entries reading nunits units, copied into an exact-size heap block)
+ * into a fresh exact-size buffer of wp_encode_out_need bytes (ASan sees any access past either). */
+static inline wp_err tu_encode_units(const tu_etape *t, const uint16_t *units, uint32_t nunits, tu_buf *out, wp_encoder *e) {
     memset(e, 0, sizeof *e);
     e->tape = t->w;
     e->tape_len = t->len;
+    uint16_t *u = 0;
+    if (nunits) {
+        u = (uint16_t *)malloc((size_t)nunits * 2);
+        if (!u) { perror("malloc"); exit(2); }
+        memcpy(u, units, (size_t)nunits * 2);
+    }
+    e->units = u;
+    e->units_len = nunits;
+    uint32_t cap = wp_encode_out_need(e);
+    uint8_t *p = (uint8_t *)malloc(cap ? cap : 1);
     e->out = p;
     e->out_cap = cap;
     wp_err rc = wp_msgpack_encode(e);
     out->len = 0;
     tu_buf_bytes(out, p, e->out_len);
     free(p);
+    free(u);
+    e->units = 0;
     return rc;
 }
 
-/* ------------------------------------------------------------------ fork isolation */
+/* Encode a tape into a fresh exact-size buffer of wp_encode_out_bound bytes. */
+static inline wp_err tu_encode(const tu_etape *t, tu_buf *out, wp_encoder *e) {
+    return tu_encode_units(t, 0, 0, out, e);
+}
 
-/* Run fn(arg) in a child process; returns 1 when it exited 0, else 0 (crash, sanitizer report or
- * non-zero exit). Used for known memory-safety bugs so one crash does not hide every later case. */
+/* UTF-8 of n UTF-16 units, the slow obvious way (code point by code point; an unpaired
+ * surrogate is U+FFFD), to check wp_utf16_to_utf8 against. */
+static inline void tu_ref_utf8(tu_buf *b, const uint16_t *s, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t cp = s[i];
+        if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n && s[i + 1] >= 0xdc00 && s[i + 1] <= 0xdfff) {
+            cp = 0x10000 + ((cp - 0xd800) << 10) + (s[i + 1] - 0xdc00);
+            i++;
+        } else if (cp >= 0xd800 && cp <= 0xdfff) {
+            cp = 0xfffd;
+        }
+        if (cp < 0x80) tu_buf_u8(b, cp);
+        else if (cp < 0x800) { tu_buf_u8(b, 0xc0 | (cp >> 6)); tu_buf_u8(b, 0x80 | (cp & 0x3f)); }
+        else if (cp < 0x10000) { tu_buf_u8(b, 0xe0 | (cp >> 12)); tu_buf_u8(b, 0x80 | ((cp >> 6) & 0x3f)); tu_buf_u8(b, 0x80 | (cp & 0x3f)); }
+        else {
+            tu_buf_u8(b, 0xf0 | (cp >> 18)); tu_buf_u8(b, 0x80 | ((cp >> 12) & 0x3f));
+            tu_buf_u8(b, 0x80 | ((cp >> 6) & 0x3f)); tu_buf_u8(b, 0x80 | (cp & 0x3f));
+        }
+    }
+}
+
+/* The UTF-16 strings the STR16 tests encode: kind k (0..TU_U16_KINDS-1) of n units, into s. */
+#define TU_U16_KINDS 12
+static inline void tu_u16_kind(uint16_t *s, uint32_t n, uint32_t k) {
+    for (uint32_t i = 0; i < n; i++) s[i] = (uint16_t)(0x21 + (i * 7 + k) % 94);
+    if (n == 0) return;
+    switch (k) {
+    case 0: break;                                          /* ASCII */
+    case 1: s[n - 1] = 0xe9; break;                         /* 2-byte last (in the tail block) */
+    case 2: s[0] = 0x20ac; break;                           /* 3-byte first */
+    case 3: s[n / 2] = 0x7f; s[(n - 1) / 2] = 0x80; break;  /* 0x7f ASCII, 0x80 not */
+    case 4: for (uint32_t i = 0; i + 1 < n; i += 2) { s[i] = 0xd83c; s[i + 1] = 0xdf7a; } break; /* pairs */
+    case 5: s[n - 1] = 0xd83c; break;                       /* lone high last */
+    case 6: s[0] = 0xdf7a; break;                           /* lone low first */
+    case 7: s[0] = 0xd83c; if (n > 1) s[1] = 0xd83c; break; /* high high */
+    case 8: if (n > 1) { s[n - 2] = 0xdf7a; s[n - 1] = 0xd83c; } break; /* reversed pair */
+    case 9: for (uint32_t i = 0; i < n; i++) s[i] = 0xff; break;        /* Latin-1, 2 bytes each */
+    case 10: s[n - 1] = 0x800; break;                       /* the smallest 3-byte */
+    case 11: s[n - 1] = 0xffff; if (n > 8) s[8] = 0x7ff; break; /* the largest BMP; the largest 2-byte */
+    }
+}
+
 static inline int tu_run_isolated(int (*fn)(void *), void *arg) {
     fflush(stdout);
     fflush(stderr);
@@ -360,17 +414,27 @@ static inline wp_err tu_cbor_decode(tu_dec *x, wp_tables *t, const uint8_t *in, 
     return tu_cbor_decode_ex(x, t, in, len, flags, 0);
 }
 
-/* wp_cbor_encode of a tape into a fresh buffer of wp_encode_out_bound bytes, with an exact-size
- * heap scratch of wp_cbor_scratch_words words (ASan sees any write past either). */
-static inline wp_err tu_cbor_encode(const tu_etape *t, uint32_t flags, tu_buf *out, wp_encoder *e) {
-    uint32_t cap = wp_encode_out_bound(t->len);
-    uint8_t *p = (uint8_t *)malloc(cap ? cap : 1);
-    uint32_t sw = wp_cbor_scratch_words(t->len);
-    uint32_t *scratch = (uint32_t *)malloc((size_t)sw * 4);
-    if (!p || !scratch) { perror("malloc"); exit(2); }
+/* wp_cbor_encode of a tape (STR16 units as tu_encode_units) into a fresh buffer of
+ * wp_encode_out_need bytes, with an exact-size heap scratch of wp_cbor_scratch_need words (ASan
+ * sees any write past either). */
+static inline wp_err tu_cbor_encode_units(const tu_etape *t, const uint16_t *units, uint32_t nunits, uint32_t flags,
+                                          tu_buf *out, wp_encoder *e) {
     memset(e, 0, sizeof *e);
     e->tape = t->w;
     e->tape_len = t->len;
+    uint16_t *u = 0;
+    if (nunits) {
+        u = (uint16_t *)malloc((size_t)nunits * 2);
+        if (!u) { perror("malloc"); exit(2); }
+        memcpy(u, units, (size_t)nunits * 2);
+    }
+    e->units = u;
+    e->units_len = nunits;
+    uint32_t cap = wp_encode_out_need(e);
+    uint8_t *p = (uint8_t *)malloc(cap ? cap : 1);
+    uint32_t sw = wp_cbor_scratch_need(e);
+    uint32_t *scratch = (uint32_t *)malloc((size_t)sw * 4);
+    if (!p || !scratch) { perror("malloc"); exit(2); }
     e->out = p;
     e->out_cap = cap;
     wp_err rc = wp_cbor_encode(e, flags, scratch, sw);
@@ -378,7 +442,117 @@ static inline wp_err tu_cbor_encode(const tu_etape *t, uint32_t flags, tu_buf *o
     tu_buf_bytes(out, p, e->out_len <= cap ? e->out_len : cap);
     free(p);
     free(scratch);
+    free(u);
+    e->units = 0;
     return rc;
+}
+static inline wp_err tu_cbor_encode(const tu_etape *t, uint32_t flags, tu_buf *out, wp_encoder *e) {
+    return tu_cbor_encode_units(t, 0, 0, flags, out, e);
+}
+
+/* ------------------------------------------------------------------ STR16 entries (both encoders) */
+
+/* Encode with MessagePack (flags < 0) or CBOR (flags: WP_CBOR_*). */
+static inline wp_err tu_encode_fmt(int64_t flags, const tu_etape *t, const uint16_t *units, uint32_t nunits, tu_buf *out,
+                                   wp_encoder *e) {
+    if (flags < 0) return tu_encode_units(t, units, nunits, out, e);
+    return tu_cbor_encode_units(t, units, nunits, (uint32_t)flags, out, e);
+}
+
+/* STR16 entries against the same strings as STR entries of their UTF-8 (tu_ref_utf8): every kind
+ * of string at every length 0..70 (the 8-unit blocks, the overlapping tail block, the scalar
+ * path), as a map key and value with the units of all entries back to back, so that a pair split
+ * across two entries must stay two U+FFFD; then the escape form, bad tapes and a full output. */
+static inline void tu_check_str16(int64_t flags) {
+    const char *fmt = flags < 0 ? "msgpack" : "cbor";
+    uint16_t s[72], units[4 * 72];
+    for (uint32_t k = 0; k < TU_U16_KINDS; k++) {
+        for (uint32_t n = 0; n <= 70; n++) {
+            tu_case("%s flags %lld: STR16 kind %u, %u units, as key, value and element", fmt, (long long)flags, k, n);
+            tu_u16_kind(s, n, k);
+            tu_buf ref = { 0 }, got = { 0 }, want = { 0 };
+            tu_ref_utf8(&ref, s, n);
+            tu_etape t16 = { 0 }, t8 = { 0 };
+            uint32_t u = 0;
+            /* {s: [s, 7, s], "k": s} with the same units 4 times */
+            tu_et_len(&t16, WP_E_MAP, 2); tu_et_len(&t8, WP_E_MAP, 2);
+            tu_et_len(&t16, WP_E_STR16, n); tu_et_blob(&t8, WP_E_STR, ref.p, ref.len);
+            tu_et_len(&t16, WP_E_ARR, 3); tu_et_len(&t8, WP_E_ARR, 3);
+            tu_et_len(&t16, WP_E_STR16, n); tu_et_blob(&t8, WP_E_STR, ref.p, ref.len);
+            tu_et_int(&t16, 7); tu_et_int(&t8, 7);
+            tu_et_len(&t16, WP_E_STR16, n); tu_et_blob(&t8, WP_E_STR, ref.p, ref.len);
+            tu_et_blob(&t16, WP_E_STR, "k", 1); tu_et_blob(&t8, WP_E_STR, "k", 1);
+            tu_et_len(&t16, WP_E_STR16, n); tu_et_blob(&t8, WP_E_STR, ref.p, ref.len);
+            for (int r = 0; r < 4; r++, u += n) memcpy(units + u, s, (size_t)n * 2);
+            wp_encoder e;
+            CHECK_ERR(tu_encode_fmt(flags, &t8, 0, 0, &want, &e), WP_OK);
+            CHECK_ERR(tu_encode_fmt(flags, &t16, units, u, &got, &e), WP_OK);
+            CHECK_BYTES(got.p, got.len, want.p, want.len);
+            tu_et_free(&t16); tu_et_free(&t8);
+            tu_buf_free(&ref); tu_buf_free(&got); tu_buf_free(&want);
+            tu_end();
+        }
+    }
+    {
+        tu_case("%s flags %lld: a surrogate pair split across two STR16 entries is two U+FFFD; the escape form", fmt, (long long)flags);
+        const uint16_t pair[] = { 'a', 0xd83c, 0xdf7a, 'b', 'x', 'y', 'z' };
+        const uint8_t a_fffd[] = { 'a', 0xef, 0xbf, 0xbd }, fffd_b[] = { 0xef, 0xbf, 0xbd, 'b' };
+        tu_etape t16 = { 0 }, t8 = { 0 };
+        tu_buf got = { 0 }, want = { 0 };
+        tu_et_len(&t16, WP_E_ARR, 3); tu_et_len(&t8, WP_E_ARR, 3);
+        tu_et_len(&t16, WP_E_STR16, 2); tu_et_blob(&t8, WP_E_STR, a_fffd, 4);
+        tu_et_len(&t16, WP_E_STR16, 2); tu_et_blob(&t8, WP_E_STR, fffd_b, 4);
+        tu_et_tag(&t16, WP_E_STR16, WP_LEN_ESCAPE); tu_et_word(&t16, 3); tu_et_blob(&t8, WP_E_STR, "xyz", 3);
+        wp_encoder e;
+        CHECK_ERR(tu_encode_fmt(flags, &t8, 0, 0, &want, &e), WP_OK);
+        CHECK_ERR(tu_encode_fmt(flags, &t16, pair, 7, &got, &e), WP_OK);
+        CHECK_BYTES(got.p, got.len, want.p, want.len);
+        tu_et_free(&t16); tu_et_free(&t8);
+        tu_buf_free(&got); tu_buf_free(&want);
+        tu_end();
+    }
+    /* bad tapes: BAD_TAPE at the entry, nothing read past the units (ASan: exact-size copies) */
+    static const struct { const char *name; uint32_t w[4]; uint32_t words, units, at; } bad[] = {
+        { "STR16 count past the units", { WP_E_STR16 | (4u << 8) }, 1, 3, 0 },
+        { "STR16 with no units at all", { WP_E_STR16 | (1u << 8) }, 1, 0, 0 },
+        { "second STR16 past the units left", { WP_E_ARR | (2u << 8), WP_E_STR16 | (2u << 8), WP_E_STR16 | (2u << 8) }, 3, 3, 2 },
+        { "STR16 escape without its count word", { WP_E_STR16 | (WP_LEN_ESCAPE << 8) }, 1, 3, 0 },
+        { "STR16 escape count past the units", { WP_E_STR16 | (WP_LEN_ESCAPE << 8), 0xffffffffu }, 2, 3, 0 },
+    };
+    const uint16_t abc[] = { 'a', 'b', 'c' };
+    for (size_t c = 0; c < sizeof bad / sizeof bad[0]; c++) {
+        tu_case("%s flags %lld: %s -> BAD_TAPE", fmt, (long long)flags, bad[c].name);
+        tu_etape t = { 0 };
+        for (uint32_t k = 0; k < bad[c].words; k++) tu_et_word(&t, bad[c].w[k]);
+        tu_buf got = { 0 };
+        wp_encoder e;
+        CHECK_ERR(tu_encode_fmt(flags, &t, abc, bad[c].units, &got, &e), WP_ERR_BAD_TAPE);
+        CHECK_EQ_U(e.err.offset, bad[c].at);
+        tu_et_free(&t);
+        tu_buf_free(&got);
+        tu_end();
+    }
+    if (flags < 0) {
+        tu_case("msgpack: STR16 output full reports wp_encode_out_need, which then suffices");
+        uint16_t many[200];
+        for (int k = 0; k < 200; k++) many[k] = (uint16_t)(k % 3 ? 'q' : 0x20ac);
+        tu_etape t = { 0 };
+        tu_et_len(&t, WP_E_STR16, 200);
+        uint8_t out[1024];
+        wp_encoder e;
+        memset(&e, 0, sizeof e);
+        e.tape = t.w; e.tape_len = t.len; e.units = many; e.units_len = 200;
+        uint32_t need = wp_encode_out_need(&e);
+        CHECK(need <= sizeof out && need >= 3 + 200 + 2 * 67, "need %u", need);
+        e.out = out; e.out_cap = 100;
+        CHECK_ERR(wp_msgpack_encode(&e), WP_ERR_OUTPUT_FULL);
+        CHECK_EQ_U(e.needed, need);
+        e.out_cap = need;
+        CHECK_ERR(wp_msgpack_encode(&e), WP_OK);
+        CHECK_EQ_U(e.out_len, 3 + 200 + 2 * 67);
+        tu_et_free(&t);
+        tu_end();
+    }
 }
 
 #endif /* WP_TEST_UTIL_H */
