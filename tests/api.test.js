@@ -100,6 +100,23 @@ describe('output and aliasing', () => {
     expect(hex(pack({ x: 'first', n: [1, 2, 3] }))).toBe(aHex);
   });
 
+  test('results of every size from the shared slab stay independent (1..1100 bytes, 3 slabs)', () => {
+    // results up to 1024 bytes are views of a shared 8 KB slab (in Node, the ones over 32 bytes)
+    const made = [];
+    for (let n = 0; n < 1100; n += 7) {
+      const v = 'x'.repeat(n);
+      const b = pack(v);
+      made.push([b, hex(b)]);
+      if (n % 3 === 0) b.fill(0xc1); // writing into one result changes no other
+      else if (n % 3 === 1) made[made.length - 1][1] = hex(b);
+    }
+    for (let i = 0; i < made.length; i++) {
+      const [b, h] = made[i];
+      if (i * 7 % 3 !== 0) expect(hex(b), `result ${i}`).toBe(h);
+      else expect([...b].every((x) => x === 0xc1), `result ${i}`).toBe(true);
+    }
+  });
+
   test('pack of alternating tiny and large values is exact every time', () => {
     const rand = rng(4242);
     const sizes = [1, 3_000_000, 2, 70_000, 0, 1_000_000, 10, 300_000, 5];

@@ -1612,26 +1612,20 @@ function emit(rt, T, cborFlags, packr) {
 }
 
 /**
- * Results of up to SLAB_MAX bytes, outside Node, are views cut from a shared slab, as Node's
- * Buffer.allocUnsafe cuts small Buffers from its pool (and msgpackr its results from its
- * buffer): V8 keeps typed arrays over 64 bytes off its heap, so a fresh Uint8Array (or slice)
- * per result costs an allocation of its own, and a view of a slab does not. A result keeps at
- * most its SLAB-byte slab alive, as a pooled Buffer keeps Node's 8 KB pool. Results never
- * share bytes with each other or with wasm memory.
+ * Results of up to SLAB_MAX bytes (in Node: of more than BYTE_COPY bytes, as Buffers) are views
+ * cut from a shared slab, as Node's Buffer.allocUnsafe cuts small Buffers from its pool (and
+ * msgpackr its results from its buffer): V8 keeps typed arrays over 64 bytes off its heap, so a
+ * fresh Uint8Array (or slice) per result costs an allocation of its own, and a view of a slab
+ * does not; and the slab's word view is at hand, where a pooled Buffer's needs two getters. A
+ * result keeps at most its SLAB-byte slab alive, as a pooled Buffer keeps Node's 8 KB pool.
+ * Results never share bytes with each other or with wasm memory.
  */
 const SLAB = 8192, SLAB_MAX = 1024;
 /** @type {ArrayBuffer | null} */
 let slab = null;
 let slabU32 = new Uint32Array(0);
 let slabOff = SLAB;
-/** A word view of the ArrayBuffer Node's last small Buffer came from (its pool): made once
- * per pool, it lets a small result be copied a word at a time. */
-/** @type {ArrayBufferLike | null} */
-let poolBuf = null;
-let poolU32 = new Uint32Array(0);
-/** Results up to this many bytes are copied with a loop; longer ones with one set(). */
-const LOOP_COPY = 128;
-/** Node results up to this many bytes are copied a byte at a time, longer ones a word at a time. */
+/** Node results up to this many bytes are pooled Buffers (allocUnsafe) filled a byte at a time. */
 const BYTE_COPY = 32;
 
 /**
@@ -1640,32 +1634,29 @@ const BYTE_COPY = 32;
  * @returns {Uint8Array}
  */
 function copyOut(rt, out, n) {
-  const src = rt.u32, s = out >> 2, w = n >> 2;
   if (NodeBuffer) {
+    // a Buffer over the slab: Buffer.from(arrayBuffer) costs more than allocUnsafe, but a word
+    // copy into a pooled Buffer would need its byteOffset and buffer getters, which cost more
+    if (n > BYTE_COPY && n <= SLAB_MAX) return NodeBuffer.from(slabCopy(rt.u32, out >> 2, n), slabAt, n);
     const b = NodeBuffer.allocUnsafe(n);
-    if (n > LOOP_COPY) {
-      b.set(rt.u8.subarray(out, out + n));
-      return b;
-    }
-    let i = 0;
-    // the word copy needs the Buffer's byteOffset and buffer, two getters that cost more
-    // than copying up to BYTE_COPY bytes one at a time
-    const off = n > BYTE_COPY ? b.byteOffset : 1;
-    if ((off & 3) === 0) {
-      const ab = b.buffer;
-      if (ab !== poolBuf) {
-        poolBuf = ab;
-        poolU32 = new Uint32Array(ab, 0, ab.byteLength >> 2);
-      }
-      const dst = poolU32, d = off >> 2;
-      for (let k = 0; k < w; k++) dst[d + k] = src[s + k];
-      i = w << 2;
-    }
     const u8 = rt.u8;
-    for (; i < n; i++) b[i] = u8[out + i];
+    if (n > BYTE_COPY) b.set(u8.subarray(out, out + n));
+    else for (let i = 0; i < n; i++) b[i] = u8[out + i];
     return b;
   }
   if (n > SLAB_MAX) return rt.u8.slice(out, out + n);
+  return new Uint8Array(slabCopy(rt.u32, out >> 2, n), slabAt, n);
+}
+
+/** The byte offset in the slab of the last slabCopy. */
+let slabAt = 0;
+
+/**
+ * Copy n bytes (from word s of src) into the slab (a new one when they do not fit), at slabAt.
+ * @param {Uint32Array} src @param {number} s @param {number} n
+ * @returns {ArrayBuffer} the slab
+ */
+function slabCopy(src, s, n) {
   let at = slabOff;
   if (slab === null || at + n > SLAB) {
     slab = new ArrayBuffer(SLAB);
@@ -1675,5 +1666,6 @@ function copyOut(rt, out, n) {
   const dst = slabU32, d = at >> 2;
   for (let k = 0; k < ((n + 3) >> 2); k++) dst[d + k] = src[s + k];
   slabOff = (at + n + 7) & ~7;
-  return new Uint8Array(slab, at, n);
+  slabAt = at;
+  return slab;
 }
