@@ -170,15 +170,18 @@ typedef struct wp_encoder {
     uint32_t out_cap;
     const uint16_t *units; /* the UTF-16 units of the STR16 entries, units_len of them (0, NULL: none) */
     uint32_t units_len;
+    const uint8_t *utf8;   /* the UTF-8 of the STRU8 entries, utf8_len bytes (0, NULL: none) */
+    uint32_t utf8_len;
     uint32_t out_len;      /* bytes written */
     uint32_t needed;       /* on WP_ERR_OUTPUT_FULL: a size that suffices */
     wp_error err;          /* offset = tape word index for BAD_TAPE */
 } wp_encoder;
 
 /* A size that always suffices for the output of an encode tape of n words, plus 3 bytes per unit
- * of e->units when the tape has STR16 entries (wp_encode_out_need). */
+ * of e->units and 1 per byte of e->utf8 when the tape has STR16 or STRU8 entries
+ * (wp_encode_out_need). */
 uint32_t wp_encode_out_bound(uint32_t tape_words);
-/* wp_encode_out_bound of e's tape plus its units (UINT32_MAX if that does not fit 32 bits). */
+/* wp_encode_out_bound of e's tape plus its units and UTF-8 (UINT32_MAX if that does not fit 32 bits). */
 uint32_t wp_encode_out_need(const wp_encoder *e);
 
 wp_err wp_msgpack_encode(wp_encoder *e);
@@ -200,7 +203,8 @@ enum {
 };
 
 /* Scratch words wp_cbor_encode needs for a tape of n words (deterministic map sorting), with no
- * STR16 units; wp_cbor_scratch_need counts e's units too (UINT32_MAX if that does not fit). */
+ * STR16 or STRU8 strings; wp_cbor_scratch_need counts e's units and UTF-8 too (UINT32_MAX if that
+ * does not fit). */
 uint32_t wp_cbor_scratch_words(uint32_t tape_words);
 uint32_t wp_cbor_scratch_need(const wp_encoder *e);
 
@@ -307,6 +311,9 @@ enum wp_etag {
     WP_E_STR16 = 30,  /* P = n UTF-16 code units (0xFFFFFF: next word): a string whose units are the
                          next n of the encoder's `units` (strings of the tape take them in order),
                          written as UTF-8 as TextEncoder writes it (an unpaired surrogate: U+FFFD) */
+    WP_E_STRU8 = 31,  /* P = n UTF-16 code units (0xFFFFFF: next word): a string whose UTF-8 is the
+                         next bytes of the encoder's `utf8` that encode n units (a 4-byte sequence
+                         is 2 units, any other 1), in tape order; a sequence cut by n: BAD_TAPE */
     /* CBOR only: cbor-x's bundled strings (tag 0xdff9) */
     WP_E_CBOR_BOFF = 40,  /* 1a and a 4-byte offset to fill (the next BHERE fills it) */
     WP_E_CBOR_BHERE = 41  /* nothing written: the older open BOFF (of at most two) gets the distance from its 1a byte to here */

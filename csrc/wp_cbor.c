@@ -624,7 +624,7 @@ uint32_t wp_cbor_scratch_words(uint32_t tape_words) {
 
 uint32_t wp_cbor_scratch_need(const wp_encoder *e) {
     /* the copy of the output grows by the UTF-8 of the units (3 bytes each at most) */
-    uint64_t need = (uint64_t)wp_cbor_scratch_words(e->tape_len) + (3u * (uint64_t)e->units_len + 3u) / 4u;
+    uint64_t need = (uint64_t)wp_cbor_scratch_words(e->tape_len) + (3u * (uint64_t)e->units_len + e->utf8_len + 3u) / 4u;
     return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
 }
 
@@ -683,6 +683,7 @@ WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *sc
     const bool f64e = f64 || (!det && (flags & WP_CBOR_F64_ENTRIES) != 0);
     uint32_t i = 0;
     uint32_t upos = 0; /* units of e->units the STR16 entries so far took */
+    uint32_t bpos = 0; /* bytes of e->utf8 the STRU8 entries so far took */
     e->err.code = WP_OK;
     e->err.offset = 0;
     e->needed = 0;
@@ -805,6 +806,12 @@ WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *sc
         }
         case WP_E_STR16: {
             int r = wp_enc_str16(e, w, n, &i, p, &upos, &o, wp_cbor_str_hdr);
+            if (r == 1) goto bad;
+            if (r == 2) goto full;
+            break;
+        }
+        case WP_E_STRU8: {
+            int r = wp_enc_stru8(e, w, n, &i, p, &bpos, &o, wp_cbor_str_hdr);
             if (r == 1) goto bad;
             if (r == 2) goto full;
             break;

@@ -160,6 +160,10 @@ uint32_t wp_utf8_to_utf16(const uint8_t *s, uint32_t n, uint16_t *out);
 /* The UTF-8 length of n UTF-16 units as TextEncoder encodes them (an unpaired surrogate is
  * U+FFFD, 3 bytes): at most 3n. */
 uint32_t wp_utf16_utf8_len(const uint16_t *s, uint32_t n);
+/* The bytes of the UTF-8 at s (avail bytes) that encode n UTF-16 units (a 4-byte sequence
+ * encodes 2, any other lead byte 1), or UINT32_MAX when avail ends first or a 4-byte sequence
+ * straddles n units. */
+uint32_t wp_utf8_span_units(const uint8_t *s, uint32_t avail, uint32_t n);
 /* Whether all n UTF-16 units are ASCII, writing them to out as bytes when they are (out holds n
  * bytes; its contents are unspecified when not). */
 bool wp_utf16_ascii_narrow(const uint16_t *s, uint32_t n, uint8_t *out);
@@ -196,6 +200,30 @@ WP_INLINE int wp_enc_str16(const wp_encoder *e, const uint32_t *w, uint32_t n, u
     }
     *i = next;
     *upos += cnt;
+    return 0;
+}
+
+/* A STRU8 entry (as wp_enc_str16): the bytes of e's UTF-8 after *bpos that encode its n units,
+ * after the header hdr writes; 1 when the UTF-8 left is shorter or a 4-byte sequence straddles n. */
+WP_INLINE int wp_enc_stru8(const wp_encoder *e, const uint32_t *w, uint32_t n, uint32_t *i, uint32_t p,
+                           uint32_t *bpos, wp_out *o, wp_str_hdr_fn hdr) {
+    uint32_t cnt = p, next = *i;
+    if (cnt == WP_LEN_ESCAPE) {
+        if (next >= n) return 1;
+        cnt = w[next++];
+    }
+    const uint32_t left = e->utf8_len - *bpos;
+    uint32_t len = 0;
+    if (cnt) {
+        if (left == 0) return 1;
+        len = wp_utf8_span_units(e->utf8 + *bpos, left, cnt);
+        if (len == UINT32_MAX) return 1;
+    }
+    if ((uint64_t)len + 16u > o->cap - o->len) return 2;
+    hdr(o, len);
+    if (len) wp_out_bytes(o, e->utf8 + *bpos, len);
+    *i = next;
+    *bpos += len;
     return 0;
 }
 

@@ -616,7 +616,7 @@ fail:
 uint32_t wp_encode_out_bound(uint32_t tape_words) { return tape_words * 5u + 16u; }
 
 uint32_t wp_encode_out_need(const wp_encoder *e) {
-    uint64_t need = (uint64_t)wp_encode_out_bound(e->tape_len) + 3u * (uint64_t)e->units_len;
+    uint64_t need = (uint64_t)wp_encode_out_bound(e->tape_len) + 3u * (uint64_t)e->units_len + e->utf8_len;
     return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
 }
 
@@ -685,6 +685,7 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
     uint32_t i = 0;
     uint32_t bref = UINT32_MAX; /* output offset of the open bundle reference (WP_E_BUNDLE) */
     uint32_t upos = 0;          /* units of e->units the STR16 entries so far took */
+    uint32_t bpos = 0;          /* bytes of e->utf8 the STRU8 entries so far took */
     e->err.code = WP_OK;
     e->err.offset = 0;
     e->needed = 0;
@@ -767,6 +768,12 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
         }
         case WP_E_STR16: {
             int r = wp_enc_str16(e, w, n, &i, p, &upos, &o, wp_enc_str_hdr);
+            if (r == 1) goto bad;
+            if (r == 2) goto full;
+            break;
+        }
+        case WP_E_STRU8: {
+            int r = wp_enc_stru8(e, w, n, &i, p, &bpos, &o, wp_enc_str_hdr);
             if (r == 1) goto bad;
             if (r == 2) goto full;
             break;

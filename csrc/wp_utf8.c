@@ -155,3 +155,22 @@ uint32_t wp_utf16_to_utf8(const uint16_t *s, uint32_t n, uint8_t *out) {
     }
     return o;
 }
+
+uint32_t wp_utf8_span_units(const uint8_t *s, uint32_t avail, uint32_t n) {
+    /* bytes per lead byte, by its top 4 bits: ASCII and stray continuation bytes 1, C0-DF 2,
+     * E0-EF 3, F0-FF 4 (only F0-F4 occur in well-formed UTF-8) */
+    static const uint8_t lead_len[16] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4 };
+    uint32_t i = 0, u = 0;
+    while (u < n) {
+        if (n - u >= 16 && avail - i >= 16) {
+            uint64_t a = wp_load_u64(s + i), b = wp_load_u64(s + i + 8);
+            if (((a | b) & 0x8080808080808080ull) == 0) { i += 16; u += 16; continue; }
+        }
+        if (i >= avail) return UINT32_MAX;
+        const uint32_t k = lead_len[s[i] >> 4];
+        if (k > avail - i) return UINT32_MAX;
+        i += k;
+        u += k == 4 ? 2u : 1u;
+    }
+    return u == n ? i : UINT32_MAX;
+}

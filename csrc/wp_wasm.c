@@ -172,20 +172,23 @@ WP_EXPORT("wpw_cbor_decode") uint32_t wpw_cbor_decode(uint32_t len, uint32_t fla
 }
 
 /* Encode the tape of `words` words at the arena base, whose STR16 entries take their UTF-16
- * units from the `units` units right after it. Results: [0] out ptr [1] out bytes [12] error
- * code [13] error offset. */
-WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words, uint32_t units) {
+ * units from the `units` units right after it, or (units 0) whose STRU8 entries take their UTF-8
+ * from the `utf8` bytes right after it. Results: [0] out ptr [1] out bytes [12] error code [13]
+ * error offset. */
+WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words, uint32_t units, uint32_t utf8) {
     uint64_t tape = wp_arena_base();
     uint64_t blob = tape + (uint64_t)words * 4u;
-    uint64_t out = wp_align(blob + (uint64_t)units * 2u, 8);
+    uint64_t out = wp_align(blob + (uint64_t)units * 2u + utf8, 8);
     g_res[12] = WP_ERR_OUTPUT_FULL;
     g_res[1] = 0;
     g_enc.tape_len = words;
     g_enc.units_len = units;
+    g_enc.utf8_len = units ? 0 : utf8;
     uint64_t cap = wp_encode_out_need(&g_enc);
     if (cap == UINT32_MAX || !wp_arena_reach(out + cap)) return WP_ERR_OUTPUT_FULL;
     g_enc.tape = (const uint32_t *)(uintptr_t)tape;
     g_enc.units = (const uint16_t *)(uintptr_t)blob;
+    g_enc.utf8 = (const uint8_t *)(uintptr_t)blob;
     g_enc.out = (uint8_t *)(uintptr_t)out;
     g_enc.out_cap = (uint32_t)cap;
     wp_err e = wp_msgpack_encode(&g_enc);
@@ -195,22 +198,24 @@ WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words, uint32_t units) {
     g_res[13] = g_enc.err.offset;
     return (uint32_t)e;
 }
-/* CBOR from the tape of `words` words at the arena base (and `units` units after it, as
- * wpw_encode); flags: WP_CBOR_*. Results as wpw_encode. */
-WP_EXPORT("wpw_cbor_encode") uint32_t wpw_cbor_encode(uint32_t words, uint32_t flags, uint32_t units) {
+/* CBOR from the tape of `words` words at the arena base (and `units` units or `utf8` bytes after
+ * it, as wpw_encode); flags: WP_CBOR_*. Results as wpw_encode. */
+WP_EXPORT("wpw_cbor_encode") uint32_t wpw_cbor_encode(uint32_t words, uint32_t flags, uint32_t units, uint32_t utf8) {
     uint64_t tape = wp_arena_base();
     uint64_t blob = tape + (uint64_t)words * 4u;
-    uint64_t out = wp_align(blob + (uint64_t)units * 2u, 8);
+    uint64_t out = wp_align(blob + (uint64_t)units * 2u + utf8, 8);
     g_res[12] = WP_ERR_OUTPUT_FULL;
     g_res[1] = 0;
     g_enc.tape_len = words;
     g_enc.units_len = units;
+    g_enc.utf8_len = units ? 0 : utf8;
     uint64_t cap = wp_encode_out_need(&g_enc);
     uint64_t scratch = wp_align(out + cap, 8);
     uint64_t scratch_words = (flags & (WP_CBOR_DETERMINISTIC | WP_CBOR_INDEFINITE)) ? wp_cbor_scratch_need(&g_enc) : 0;
     if (cap == UINT32_MAX || scratch_words == UINT32_MAX || !wp_arena_reach(scratch + scratch_words * 4u)) return WP_ERR_OUTPUT_FULL;
     g_enc.tape = (const uint32_t *)(uintptr_t)tape;
     g_enc.units = (const uint16_t *)(uintptr_t)blob;
+    g_enc.utf8 = (const uint8_t *)(uintptr_t)blob;
     g_enc.out = (uint8_t *)(uintptr_t)out;
     g_enc.out_cap = (uint32_t)cap;
     wp_err e = wp_cbor_encode(&g_enc, flags, (uint32_t *)(uintptr_t)scratch, (uint32_t)scratch_words);

@@ -354,13 +354,16 @@ describe('short ASCII strings in small messages (every length and offset)', () =
   });
 });
 
-describe('strings after the first 128 characters of a call (in Node: UTF-16 units transcoded in C)', () => {
+describe('strings after the first characters of a call (Node: UTF-16 units transcoded in C; browsers: one encodeInto split in C)', () => {
   // Past 128 characters of string values in one call, Node's encoder hands strings of 16..63
-  // units to C as UTF-16 (one ucs2Write per call); the bytes must be exactly TextEncoder's, the
-  // header the smallest for the UTF-8 length, and each string's units its own (a surrogate pair
-  // split across two strings stays two U+FFFD). Browsers take the JS path: same bytes.
-  const mpStr = (b) => (b.length < 32 ? (0xa0 | b.length).toString(16) : b.length < 256 ? 'd9' + b.length.toString(16).padStart(2, '0') : 'da' + b.length.toString(16).padStart(4, '0')) + hex(b);
-  const cbStr = (b) => (b.length < 24 ? (0x60 | b.length).toString(16) : b.length < 256 ? '78' + b.length.toString(16).padStart(2, '0') : '79' + b.length.toString(16).padStart(4, '0')) + hex(b);
+  // units to C as UTF-16 (one ucs2Write per call); browsers, past 512, hand strings of 16..255
+  // units to C as the UTF-8 of their concatenation (one encodeInto), which C splits by unit counts
+  // (a string that starts with a low surrogate or ends with a high one stays apart). The bytes
+  // must be exactly TextEncoder's, the header the smallest for the UTF-8 length, and each string's
+  // units its own (a surrogate pair split across two strings stays two U+FFFD).
+  const h = (n, digits) => n.toString(16).padStart(digits, '0');
+  const mpStr = (b) => (b.length < 32 ? h(0xa0 | b.length, 2) : b.length < 256 ? 'd9' + h(b.length, 2) : b.length < 65536 ? 'da' + h(b.length, 4) : 'db' + h(b.length, 8)) + hex(b);
+  const cbStr = (b) => (b.length < 24 ? h(0x60 | b.length, 2) : b.length < 256 ? '78' + h(b.length, 2) : b.length < 65536 ? '79' + h(b.length, 4) : '7a' + h(b.length, 8)) + hex(b);
   const mpArr = (n) => (n < 16 ? (0x90 | n).toString(16) : 'dc' + n.toString(16).padStart(4, '0'));
   const cbArr = (n) => (n < 24 ? (0x80 | n).toString(16) : n < 256 ? '98' + n.toString(16).padStart(2, '0') : '99' + n.toString(16).padStart(4, '0'));
   const expectBoth = (strs) => {
@@ -371,7 +374,7 @@ describe('strings after the first 128 characters of a call (in Node: UTF-16 unit
     expect(unpack(pack(strs))).toEqual(back);
     expect(decode(encode(strs))).toEqual(back);
   };
-  const lead = 'p'.repeat(130);
+  const lead = 'p'.repeat(600); // past both thresholds (Node 128, browsers 512)
   const kinds = {
     ascii: (n) => Array.from({ length: n }, (_, i) => String.fromCharCode(33 + ((i * 7) % 94))).join(''),
     'é last': (n) => 'a'.repeat(n - 1) + 'é',
@@ -384,8 +387,9 @@ describe('strings after the first 128 characters of a call (in Node: UTF-16 unit
     'reversed pair': (n) => 'y'.repeat(n - 2) + '\udf7a\ud83c',
     latin1: (n) => '\u00ff'.repeat(n),
   };
-  test.each(Object.keys(kinds))('%s, lengths 15-64, after 130 ASCII characters', (kind) => {
+  test.each(Object.keys(kinds))('%s, lengths 15-64 and 200, 255, 256, after 600 ASCII characters', (kind) => {
     for (let n = 15; n <= 64; n++) expectBoth([lead, kinds[kind](n), kinds.ascii(n), kinds[kind](n)]);
+    expectBoth([lead, kinds[kind](200), kinds[kind](17), kinds.ascii(70000), kinds[kind](255), kinds[kind](256)]);
   });
   test('a pair split across two strings stays two replacement characters', () => {
     const a = 'a'.repeat(20) + '\ud83c', b = '\udf7a' + 'b'.repeat(20);

@@ -16,10 +16,10 @@
  * @property {(bytes: number) => number} wpw_reserve
  * @property {() => number} wpw_arena_size
  * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_decode
- * @property {(words: number, units: number) => number} wpw_encode
+ * @property {(words: number, units: number, utf8: number) => number} wpw_encode
  * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_cbor_decode
  * @property {(maxArray: number, maxMap: number, maxStr: number, maxBin: number, maxExt: number) => void} wpw_set_limits
- * @property {(words: number, flags: number, units: number) => number} wpw_cbor_encode
+ * @property {(words: number, flags: number, units: number, utf8: number) => number} wpw_cbor_encode
  * @property {() => number} wpw_records
  * @property {() => number} wpw_ext_config
  */

@@ -286,18 +286,44 @@ static inline void tu_et_free(tu_etape *t) { free(t->w); t->w = 0; t->len = t->c
 
 /* Encode a tape (its STR16 entries reading nunits units, copied into an exact-size heap block)
  * into a fresh exact-size buffer of wp_encode_out_need bytes (ASan sees any access past either). */
-static inline wp_err tu_encode_units(const tu_etape *t, const uint16_t *units, uint32_t nunits, tu_buf *out, wp_encoder *e) {
+/* The strings of STR16 / STRU8 entries, as the encoder gets them. */
+typedef struct tu_strs {
+    const uint16_t *units;
+    uint32_t nunits;
+    const uint8_t *utf8;
+    uint32_t nutf8;
+} tu_strs;
+
+/* Point e at exact-size heap copies of the strings (free with tu_strs_free). */
+static inline void tu_strs_set(wp_encoder *e, const tu_strs *x) {
+    if (!x) return;
+    if (x->nunits) {
+        uint16_t *u = (uint16_t *)malloc((size_t)x->nunits * 2);
+        if (!u) { perror("malloc"); exit(2); }
+        memcpy(u, x->units, (size_t)x->nunits * 2);
+        e->units = u;
+        e->units_len = x->nunits;
+    }
+    if (x->nutf8) {
+        uint8_t *b = (uint8_t *)malloc(x->nutf8);
+        if (!b) { perror("malloc"); exit(2); }
+        memcpy(b, x->utf8, x->nutf8);
+        e->utf8 = b;
+        e->utf8_len = x->nutf8;
+    }
+}
+static inline void tu_strs_free(wp_encoder *e) {
+    free((void *)e->units);
+    free((void *)e->utf8);
+    e->units = 0;
+    e->utf8 = 0;
+}
+
+static inline wp_err tu_encode_units(const tu_etape *t, const tu_strs *strs, tu_buf *out, wp_encoder *e) {
     memset(e, 0, sizeof *e);
     e->tape = t->w;
     e->tape_len = t->len;
-    uint16_t *u = 0;
-    if (nunits) {
-        u = (uint16_t *)malloc((size_t)nunits * 2);
-        if (!u) { perror("malloc"); exit(2); }
-        memcpy(u, units, (size_t)nunits * 2);
-    }
-    e->units = u;
-    e->units_len = nunits;
+    tu_strs_set(e, strs);
     uint32_t cap = wp_encode_out_need(e);
     uint8_t *p = (uint8_t *)malloc(cap ? cap : 1);
     e->out = p;
@@ -306,14 +332,13 @@ static inline wp_err tu_encode_units(const tu_etape *t, const uint16_t *units, u
     out->len = 0;
     tu_buf_bytes(out, p, e->out_len);
     free(p);
-    free(u);
-    e->units = 0;
+    tu_strs_free(e);
     return rc;
 }
 
 /* Encode a tape into a fresh exact-size buffer of wp_encode_out_bound bytes. */
 static inline wp_err tu_encode(const tu_etape *t, tu_buf *out, wp_encoder *e) {
-    return tu_encode_units(t, 0, 0, out, e);
+    return tu_encode_units(t, 0, out, e);
 }
 
 /* UTF-8 of n UTF-16 units, the slow obvious way (code point by code point; an unpaired
@@ -417,19 +442,11 @@ static inline wp_err tu_cbor_decode(tu_dec *x, wp_tables *t, const uint8_t *in, 
 /* wp_cbor_encode of a tape (STR16 units as tu_encode_units) into a fresh buffer of
  * wp_encode_out_need bytes, with an exact-size heap scratch of wp_cbor_scratch_need words (ASan
  * sees any write past either). */
-static inline wp_err tu_cbor_encode_units(const tu_etape *t, const uint16_t *units, uint32_t nunits, uint32_t flags,
-                                          tu_buf *out, wp_encoder *e) {
+static inline wp_err tu_cbor_encode_units(const tu_etape *t, const tu_strs *strs, uint32_t flags, tu_buf *out, wp_encoder *e) {
     memset(e, 0, sizeof *e);
     e->tape = t->w;
     e->tape_len = t->len;
-    uint16_t *u = 0;
-    if (nunits) {
-        u = (uint16_t *)malloc((size_t)nunits * 2);
-        if (!u) { perror("malloc"); exit(2); }
-        memcpy(u, units, (size_t)nunits * 2);
-    }
-    e->units = u;
-    e->units_len = nunits;
+    tu_strs_set(e, strs);
     uint32_t cap = wp_encode_out_need(e);
     uint8_t *p = (uint8_t *)malloc(cap ? cap : 1);
     uint32_t sw = wp_cbor_scratch_need(e);
@@ -442,24 +459,22 @@ static inline wp_err tu_cbor_encode_units(const tu_etape *t, const uint16_t *uni
     tu_buf_bytes(out, p, e->out_len <= cap ? e->out_len : cap);
     free(p);
     free(scratch);
-    free(u);
-    e->units = 0;
+    tu_strs_free(e);
     return rc;
 }
 static inline wp_err tu_cbor_encode(const tu_etape *t, uint32_t flags, tu_buf *out, wp_encoder *e) {
-    return tu_cbor_encode_units(t, 0, 0, flags, out, e);
+    return tu_cbor_encode_units(t, 0, flags, out, e);
 }
 
-/* ------------------------------------------------------------------ STR16 entries (both encoders) */
+/* ------------------------------------------------------------------ STR16 / STRU8 entries (both encoders) */
 
 /* Encode with MessagePack (flags < 0) or CBOR (flags: WP_CBOR_*). */
-static inline wp_err tu_encode_fmt(int64_t flags, const tu_etape *t, const uint16_t *units, uint32_t nunits, tu_buf *out,
-                                   wp_encoder *e) {
-    if (flags < 0) return tu_encode_units(t, units, nunits, out, e);
-    return tu_cbor_encode_units(t, units, nunits, (uint32_t)flags, out, e);
+static inline wp_err tu_encode_fmt(int64_t flags, const tu_etape *t, const tu_strs *strs, tu_buf *out, wp_encoder *e) {
+    if (flags < 0) return tu_encode_units(t, strs, out, e);
+    return tu_cbor_encode_units(t, strs, (uint32_t)flags, out, e);
 }
 
-/* STR16 entries against the same strings as STR entries of their UTF-8 (tu_ref_utf8): every kind
+/* STR16 and STRU8 entries against the same strings as STR entries of their UTF-8 (tu_ref_utf8): every kind
  * of string at every length 0..70 (the 8-unit blocks, the overlapping tail block, the scalar
  * path), as a map key and value with the units of all entries back to back, so that a pair split
  * across two entries must stay two U+FFFD; then the escape form, bad tapes and a full output. */
@@ -472,29 +487,46 @@ static inline void tu_check_str16(int64_t flags) {
             tu_u16_kind(s, n, k);
             tu_buf ref = { 0 }, got = { 0 }, want = { 0 };
             tu_ref_utf8(&ref, s, n);
-            tu_etape t16 = { 0 }, t8 = { 0 };
+            tu_etape t16 = { 0 }, t8 = { 0 }, tu8 = { 0 };
             uint32_t u = 0;
             /* {s: [s, 7, s], "k": s} with the same units 4 times */
-            tu_et_len(&t16, WP_E_MAP, 2); tu_et_len(&t8, WP_E_MAP, 2);
-            tu_et_len(&t16, WP_E_STR16, n); tu_et_blob(&t8, WP_E_STR, ref.p, ref.len);
-            tu_et_len(&t16, WP_E_ARR, 3); tu_et_len(&t8, WP_E_ARR, 3);
-            tu_et_len(&t16, WP_E_STR16, n); tu_et_blob(&t8, WP_E_STR, ref.p, ref.len);
-            tu_et_int(&t16, 7); tu_et_int(&t8, 7);
-            tu_et_len(&t16, WP_E_STR16, n); tu_et_blob(&t8, WP_E_STR, ref.p, ref.len);
-            tu_et_blob(&t16, WP_E_STR, "k", 1); tu_et_blob(&t8, WP_E_STR, "k", 1);
-            tu_et_len(&t16, WP_E_STR16, n); tu_et_blob(&t8, WP_E_STR, ref.p, ref.len);
-            for (int r = 0; r < 4; r++, u += n) memcpy(units + u, s, (size_t)n * 2);
+            /* the same tape three ways: STR (the reference), STR16, STRU8 (its bytes: each string's
+             * own UTF-8, back to back) */
+            tu_etape *all[3] = { &t8, &t16, &tu8 };
+            static const uint32_t tags[3] = { WP_E_STR, WP_E_STR16, WP_E_STRU8 };
+            for (int v = 0; v < 3; v++) {
+                tu_etape *t = all[v];
+#define TU_S_ENTRY() (v == 0 ? tu_et_blob(t, WP_E_STR, ref.p, ref.len) : tu_et_len(t, tags[v], n))
+                tu_et_len(t, WP_E_MAP, 2);
+                TU_S_ENTRY();
+                tu_et_len(t, WP_E_ARR, 3);
+                TU_S_ENTRY();
+                tu_et_int(t, 7);
+                TU_S_ENTRY();
+                tu_et_blob(t, WP_E_STR, "k", 1);
+                TU_S_ENTRY();
+#undef TU_S_ENTRY
+            }
+            tu_buf bytes = { 0 };
+            for (int r = 0; r < 4; r++, u += n) {
+                memcpy(units + u, s, (size_t)n * 2);
+                tu_buf_bytes(&bytes, ref.p, ref.len);
+            }
             wp_encoder e;
-            CHECK_ERR(tu_encode_fmt(flags, &t8, 0, 0, &want, &e), WP_OK);
-            CHECK_ERR(tu_encode_fmt(flags, &t16, units, u, &got, &e), WP_OK);
+            CHECK_ERR(tu_encode_fmt(flags, &t8, 0, &want, &e), WP_OK);
+            tu_strs x16 = { units, u, 0, 0 }, xu8 = { 0, 0, bytes.p, bytes.len };
+            CHECK_ERR(tu_encode_fmt(flags, &t16, &x16, &got, &e), WP_OK);
             CHECK_BYTES(got.p, got.len, want.p, want.len);
-            tu_et_free(&t16); tu_et_free(&t8);
+            CHECK_ERR(tu_encode_fmt(flags, &tu8, &xu8, &got, &e), WP_OK);
+            CHECK_BYTES(got.p, got.len, want.p, want.len);
+            tu_et_free(&t16); tu_et_free(&t8); tu_et_free(&tu8);
+            tu_buf_free(&bytes);
             tu_buf_free(&ref); tu_buf_free(&got); tu_buf_free(&want);
             tu_end();
         }
     }
     {
-        tu_case("%s flags %lld: a surrogate pair split across two STR16 entries is two U+FFFD; the escape form", fmt, (long long)flags);
+        tu_case("%s flags %lld: a surrogate pair split across two STR16 entries is two U+FFFD; the escape forms", fmt, (long long)flags);
         const uint16_t pair[] = { 'a', 0xd83c, 0xdf7a, 'b', 'x', 'y', 'z' };
         const uint8_t a_fffd[] = { 'a', 0xef, 0xbf, 0xbd }, fffd_b[] = { 0xef, 0xbf, 0xbd, 'b' };
         tu_etape t16 = { 0 }, t8 = { 0 };
@@ -504,29 +536,51 @@ static inline void tu_check_str16(int64_t flags) {
         tu_et_len(&t16, WP_E_STR16, 2); tu_et_blob(&t8, WP_E_STR, fffd_b, 4);
         tu_et_tag(&t16, WP_E_STR16, WP_LEN_ESCAPE); tu_et_word(&t16, 3); tu_et_blob(&t8, WP_E_STR, "xyz", 3);
         wp_encoder e;
-        CHECK_ERR(tu_encode_fmt(flags, &t8, 0, 0, &want, &e), WP_OK);
-        CHECK_ERR(tu_encode_fmt(flags, &t16, pair, 7, &got, &e), WP_OK);
+        CHECK_ERR(tu_encode_fmt(flags, &t8, 0, &want, &e), WP_OK);
+        tu_strs x16 = { pair, 7, 0, 0 };
+        CHECK_ERR(tu_encode_fmt(flags, &t16, &x16, &got, &e), WP_OK);
         CHECK_BYTES(got.p, got.len, want.p, want.len);
+        /* STRU8: the escape form, and a 4-byte sequence (2 units) at the end of a string */
+        tu_etape tu8 = { 0 }, tr = { 0 };
+        const uint8_t beer[] = { 'x', 0xf0, 0x9f, 0x8d, 0xba, 'y', 'z' };
+        tu_et_len(&tu8, WP_E_ARR, 2); tu_et_len(&tr, WP_E_ARR, 2);
+        tu_et_tag(&tu8, WP_E_STRU8, WP_LEN_ESCAPE); tu_et_word(&tu8, 3); tu_et_blob(&tr, WP_E_STR, beer, 5);
+        tu_et_len(&tu8, WP_E_STRU8, 2); tu_et_blob(&tr, WP_E_STR, beer + 5, 2);
+        CHECK_ERR(tu_encode_fmt(flags, &tr, 0, &want, &e), WP_OK);
+        tu_strs xu8 = { 0, 0, beer, 7 };
+        CHECK_ERR(tu_encode_fmt(flags, &tu8, &xu8, &got, &e), WP_OK);
+        CHECK_BYTES(got.p, got.len, want.p, want.len);
+        tu_et_free(&tu8); tu_et_free(&tr);
         tu_et_free(&t16); tu_et_free(&t8);
         tu_buf_free(&got); tu_buf_free(&want);
         tu_end();
     }
     /* bad tapes: BAD_TAPE at the entry, nothing read past the units (ASan: exact-size copies) */
-    static const struct { const char *name; uint32_t w[4]; uint32_t words, units, at; } bad[] = {
-        { "STR16 count past the units", { WP_E_STR16 | (4u << 8) }, 1, 3, 0 },
-        { "STR16 with no units at all", { WP_E_STR16 | (1u << 8) }, 1, 0, 0 },
-        { "second STR16 past the units left", { WP_E_ARR | (2u << 8), WP_E_STR16 | (2u << 8), WP_E_STR16 | (2u << 8) }, 3, 3, 2 },
-        { "STR16 escape without its count word", { WP_E_STR16 | (WP_LEN_ESCAPE << 8) }, 1, 3, 0 },
-        { "STR16 escape count past the units", { WP_E_STR16 | (WP_LEN_ESCAPE << 8), 0xffffffffu }, 2, 3, 0 },
+    static const struct { const char *name; uint32_t w[4]; uint32_t words, units, at; int u8; } bad[] = {
+        { "STR16 count past the units", { WP_E_STR16 | (4u << 8) }, 1, 3, 0, 0 },
+        { "STR16 with no units at all", { WP_E_STR16 | (1u << 8) }, 1, 0, 0, 0 },
+        { "second STR16 past the units left", { WP_E_ARR | (2u << 8), WP_E_STR16 | (2u << 8), WP_E_STR16 | (2u << 8) }, 3, 3, 2, 0 },
+        { "STR16 escape without its count word", { WP_E_STR16 | (WP_LEN_ESCAPE << 8) }, 1, 3, 0, 0 },
+        { "STR16 escape count past the units", { WP_E_STR16 | (WP_LEN_ESCAPE << 8), 0xffffffffu }, 2, 3, 0, 0 },
+        { "STRU8 count past the bytes", { WP_E_STRU8 | (4u << 8) }, 1, 3, 0, 1 },
+        { "STRU8 with no bytes at all", { WP_E_STRU8 | (1u << 8) }, 1, 0, 0, 1 },
+        { "second STRU8 past the bytes left", { WP_E_ARR | (2u << 8), WP_E_STRU8 | (2u << 8), WP_E_STRU8 | (2u << 8) }, 3, 3, 2, 1 },
+        { "STRU8 escape without its count word", { WP_E_STRU8 | (WP_LEN_ESCAPE << 8) }, 1, 3, 0, 1 },
+        { "STRU8 escape count past the bytes", { WP_E_STRU8 | (WP_LEN_ESCAPE << 8), 0xffffffffu }, 2, 3, 0, 1 },
+        { "STRU8 count ending inside a 4-byte sequence", { WP_E_STRU8 | (1u << 8) }, 1, 4, 0, 2 },
+        { "STRU8 lead byte of 3 with 2 bytes left", { WP_E_STRU8 | (1u << 8) }, 1, 2, 0, 3 },
     };
     const uint16_t abc[] = { 'a', 'b', 'c' };
+    const uint8_t abc8[] = { 'a', 'b', 'c' }, beer4[] = { 0xf0, 0x9f, 0x8d, 0xba }, euro2[] = { 0xe2, 0x82 };
     for (size_t c = 0; c < sizeof bad / sizeof bad[0]; c++) {
         tu_case("%s flags %lld: %s -> BAD_TAPE", fmt, (long long)flags, bad[c].name);
         tu_etape t = { 0 };
         for (uint32_t k = 0; k < bad[c].words; k++) tu_et_word(&t, bad[c].w[k]);
         tu_buf got = { 0 };
         wp_encoder e;
-        CHECK_ERR(tu_encode_fmt(flags, &t, abc, bad[c].units, &got, &e), WP_ERR_BAD_TAPE);
+        const uint8_t *b8 = bad[c].u8 == 1 ? abc8 : bad[c].u8 == 2 ? beer4 : euro2;
+        tu_strs x = bad[c].u8 ? (tu_strs){ 0, 0, b8, bad[c].units } : (tu_strs){ abc, bad[c].units, 0, 0 };
+        CHECK_ERR(tu_encode_fmt(flags, &t, &x, &got, &e), WP_ERR_BAD_TAPE);
         CHECK_EQ_U(e.err.offset, bad[c].at);
         tu_et_free(&t);
         tu_buf_free(&got);
@@ -551,6 +605,25 @@ static inline void tu_check_str16(int64_t flags) {
         CHECK_ERR(wp_msgpack_encode(&e), WP_OK);
         CHECK_EQ_U(e.out_len, 3 + 200 + 2 * 67);
         tu_et_free(&t);
+        tu_end();
+
+        tu_case("msgpack: STRU8 output full reports wp_encode_out_need, which then suffices");
+        uint8_t text[300];
+        for (int k = 0; k < 300; k++) text[k] = (uint8_t)('a' + k % 26);
+        tu_etape t8 = { 0 };
+        tu_et_len(&t8, WP_E_STRU8, 300);
+        memset(&e, 0, sizeof e);
+        e.tape = t8.w; e.tape_len = t8.len; e.utf8 = text; e.utf8_len = 300;
+        need = wp_encode_out_need(&e);
+        CHECK(need <= sizeof out && need >= 3 + 300, "need %u", need);
+        e.out = out; e.out_cap = 100;
+        CHECK_ERR(wp_msgpack_encode(&e), WP_ERR_OUTPUT_FULL);
+        CHECK_EQ_U(e.needed, need);
+        e.out_cap = need;
+        CHECK_ERR(wp_msgpack_encode(&e), WP_OK);
+        CHECK_EQ_U(e.out_len, 3 + 300);
+        CHECK_BYTES(out + 3, 300, text, 300);
+        tu_et_free(&t8);
         tu_end();
     }
 }
