@@ -177,14 +177,19 @@ uint32_t wp_utf16_to_utf8(const uint16_t *s, uint32_t n, uint8_t *out);
  * that turns out not to be is measured and written again. 0 when written (*i and *upos past it),
  * 1 for a bad tape, 2 when o has no room (neither moved). */
 typedef void (*wp_str_hdr_fn)(wp_out *o, uint32_t len);
+/* The count of a tape entry with payload p: p, or (p == WP_LEN_ESCAPE) the word at *next, which
+ * it then steps over; false when that word is past the tape's n words. */
+WP_INLINE bool wp_enc_count(const uint32_t *w, uint32_t n, uint32_t p, uint32_t *next, uint32_t *cnt) {
+    *cnt = p;
+    if (p != WP_LEN_ESCAPE) return true;
+    if (*next >= n) return false;
+    *cnt = w[(*next)++];
+    return true;
+}
 WP_INLINE int wp_enc_str16(const wp_encoder *e, const uint32_t *w, uint32_t n, uint32_t *i, uint32_t p,
                            uint32_t *upos, wp_out *o, wp_str_hdr_fn hdr) {
-    uint32_t cnt = p, next = *i;
-    if (cnt == WP_LEN_ESCAPE) {
-        if (next >= n) return 1;
-        cnt = w[next++];
-    }
-    if (cnt > e->units_len - *upos) return 1;
+    uint32_t cnt, next = *i;
+    if (!wp_enc_count(w, n, p, &next, &cnt) || cnt > e->units_len - *upos) return 1;
     if (3u * (uint64_t)cnt + 16u > o->cap - o->len) return 2;
     const uint32_t at = o->len;
     hdr(o, cnt);
@@ -207,11 +212,8 @@ WP_INLINE int wp_enc_str16(const wp_encoder *e, const uint32_t *w, uint32_t n, u
  * after the header hdr writes; 1 when the UTF-8 left is shorter or a 4-byte sequence straddles n. */
 WP_INLINE int wp_enc_stru8(const wp_encoder *e, const uint32_t *w, uint32_t n, uint32_t *i, uint32_t p,
                            uint32_t *bpos, wp_out *o, wp_str_hdr_fn hdr) {
-    uint32_t cnt = p, next = *i;
-    if (cnt == WP_LEN_ESCAPE) {
-        if (next >= n) return 1;
-        cnt = w[next++];
-    }
+    uint32_t cnt, next = *i;
+    if (!wp_enc_count(w, n, p, &next, &cnt)) return 1;
     const uint32_t left = e->utf8_len - *bpos;
     uint32_t len = 0;
     if (cnt) {

@@ -171,59 +171,53 @@ WP_EXPORT("wpw_cbor_decode") uint32_t wpw_cbor_decode(uint32_t len, uint32_t fla
     return wp_decode_any(true, len, flags, max_depth, reset_fill);
 }
 
-/* Encode the tape of `words` words at the arena base, whose STR16 entries take their UTF-16
- * units from the `units` units right after it, or (units 0) whose STRU8 entries take their UTF-8
- * from the `utf8` bytes right after it. Results: [0] out ptr [1] out bytes [12] error code [13]
- * error offset. */
-WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words, uint32_t units, uint32_t utf8) {
+/* Point g_enc at the encode tape of `words` words at the arena base and at the strings right
+ * after it (`units` UTF-16 units for STR16 entries, or else `utf8` bytes for STRU8 entries);
+ * returns the output address, 8-aligned after them. */
+static uint64_t wp_enc_begin(uint32_t words, uint32_t units, uint32_t utf8) {
     uint64_t tape = wp_arena_base();
     uint64_t blob = tape + (uint64_t)words * 4u;
-    uint64_t out = wp_align(blob + (uint64_t)units * 2u + utf8, 8);
     g_res[12] = WP_ERR_OUTPUT_FULL;
     g_res[1] = 0;
-    g_enc.tape_len = words;
-    g_enc.units_len = units;
-    g_enc.utf8_len = units ? 0 : utf8;
-    uint64_t cap = wp_encode_out_need(&g_enc);
-    if (cap == UINT32_MAX || !wp_arena_reach(out + cap)) return WP_ERR_OUTPUT_FULL;
     g_enc.tape = (const uint32_t *)(uintptr_t)tape;
+    g_enc.tape_len = words;
     g_enc.units = (const uint16_t *)(uintptr_t)blob;
+    g_enc.units_len = units;
     g_enc.utf8 = (const uint8_t *)(uintptr_t)blob;
-    g_enc.out = (uint8_t *)(uintptr_t)out;
-    g_enc.out_cap = (uint32_t)cap;
-    wp_err e = wp_msgpack_encode(&g_enc);
+    g_enc.utf8_len = units ? 0 : utf8;
+    return wp_align(blob + (uint64_t)units * 2u + utf8, 8);
+}
+
+/* The results of an encode call whose output went to out. */
+static uint32_t wp_enc_end(wp_err e, uint64_t out) {
     g_res[0] = (uint32_t)out;
     g_res[1] = g_enc.out_len;
     g_res[12] = (uint32_t)e;
     g_res[13] = g_enc.err.offset;
     return (uint32_t)e;
 }
-/* CBOR from the tape of `words` words at the arena base (and `units` units or `utf8` bytes after
- * it, as wpw_encode); flags: WP_CBOR_*. Results as wpw_encode. */
+
+/* Encode the tape of `words` words at the arena base, its strings after it (wp_enc_begin).
+ * Results: [0] out ptr [1] out bytes [12] error code [13] error offset. */
+WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words, uint32_t units, uint32_t utf8) {
+    uint64_t out = wp_enc_begin(words, units, utf8);
+    uint64_t cap = wp_encode_out_need(&g_enc);
+    if (cap == UINT32_MAX || !wp_arena_reach(out + cap)) return WP_ERR_OUTPUT_FULL;
+    g_enc.out = (uint8_t *)(uintptr_t)out;
+    g_enc.out_cap = (uint32_t)cap;
+    return wp_enc_end(wp_msgpack_encode(&g_enc), out);
+}
+/* CBOR from the tape of `words` words at the arena base (and its strings, as wpw_encode); flags:
+ * WP_CBOR_*. Results as wpw_encode. */
 WP_EXPORT("wpw_cbor_encode") uint32_t wpw_cbor_encode(uint32_t words, uint32_t flags, uint32_t units, uint32_t utf8) {
-    uint64_t tape = wp_arena_base();
-    uint64_t blob = tape + (uint64_t)words * 4u;
-    uint64_t out = wp_align(blob + (uint64_t)units * 2u + utf8, 8);
-    g_res[12] = WP_ERR_OUTPUT_FULL;
-    g_res[1] = 0;
-    g_enc.tape_len = words;
-    g_enc.units_len = units;
-    g_enc.utf8_len = units ? 0 : utf8;
+    uint64_t out = wp_enc_begin(words, units, utf8);
     uint64_t cap = wp_encode_out_need(&g_enc);
     uint64_t scratch = wp_align(out + cap, 8);
     uint64_t scratch_words = (flags & (WP_CBOR_DETERMINISTIC | WP_CBOR_INDEFINITE)) ? wp_cbor_scratch_need(&g_enc) : 0;
     if (cap == UINT32_MAX || scratch_words == UINT32_MAX || !wp_arena_reach(scratch + scratch_words * 4u)) return WP_ERR_OUTPUT_FULL;
-    g_enc.tape = (const uint32_t *)(uintptr_t)tape;
-    g_enc.units = (const uint16_t *)(uintptr_t)blob;
-    g_enc.utf8 = (const uint8_t *)(uintptr_t)blob;
     g_enc.out = (uint8_t *)(uintptr_t)out;
     g_enc.out_cap = (uint32_t)cap;
-    wp_err e = wp_cbor_encode(&g_enc, flags, (uint32_t *)(uintptr_t)scratch, (uint32_t)scratch_words);
-    g_res[0] = (uint32_t)out;
-    g_res[1] = g_enc.out_len;
-    g_res[12] = (uint32_t)e;
-    g_res[13] = g_enc.err.offset;
-    return (uint32_t)e;
+    return wp_enc_end(wp_cbor_encode(&g_enc, flags, (uint32_t *)(uintptr_t)scratch, (uint32_t)scratch_words), out);
 }
 #else
 typedef int wp_wasm_native_unit_is_empty;
