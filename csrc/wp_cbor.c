@@ -613,7 +613,7 @@ WP_INLINE void wp_cbor_double(wp_out *o, double v, bool float64) {
     else wp_cbor_double_short(o, v, bits);
 }
 
-/* The head of a text string of len UTF-8 bytes (for wp_enc_str16). */
+/* The head of a text string of len UTF-8 bytes (for wp_enc_str_ext). */
 WP_INLINE void wp_cbor_str_hdr(wp_out *o, uint32_t len) { wp_cbor_head_out(o, 3, len); }
 
 uint32_t wp_cbor_scratch_words(uint32_t tape_words) {
@@ -682,8 +682,7 @@ WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *sc
     const bool f64 = (flags & WP_CBOR_FLOAT64) != 0;
     const bool f64e = f64 || (!det && (flags & WP_CBOR_F64_ENTRIES) != 0);
     uint32_t i = 0;
-    uint32_t upos = 0; /* units of e->units the STR16 entries so far took */
-    uint32_t bpos = 0; /* bytes of e->utf8 the STRU8 entries so far took */
+    wp_str_pos spos = { 0, 0 }; /* what the STR16 / STRU8 entries so far took */
     e->err.code = WP_OK;
     e->err.offset = 0;
     e->needed = 0;
@@ -804,14 +803,9 @@ WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *sc
             i += words;
             break;
         }
-        case WP_E_STR16: {
-            int r = wp_enc_str16(e, w, n, &i, p, &upos, &o, wp_cbor_str_hdr);
-            if (r == 1) goto bad;
-            if (r == 2) goto full;
-            break;
-        }
+        case WP_E_STR16:
         case WP_E_STRU8: {
-            int r = wp_enc_stru8(e, w, n, &i, p, &bpos, &o, wp_cbor_str_hdr);
+            int r = wp_enc_str_ext(e, w, n, &i, tag, p, &spos, &o, wp_cbor_str_hdr);
             if (r == 1) goto bad;
             if (r == 2) goto full;
             break;

@@ -171,12 +171,6 @@ bool wp_utf16_ascii_narrow(const uint16_t *s, uint32_t n, uint8_t *out);
  * which is what it returns. */
 uint32_t wp_utf16_to_utf8(const uint16_t *s, uint32_t n, uint8_t *out);
 
-/* A STR16 entry of the encode tape w (n words; payload p, the next word at *i): the next of e's
- * units after *upos, as UTF-8 after the header that hdr(o, length) writes. Most strings are
- * ASCII: they are written in one pass with the header of their unit count, and only a string
- * that turns out not to be is measured and written again. 0 when written (*i and *upos past it),
- * 1 for a bad tape, 2 when o has no room (neither moved). */
-typedef void (*wp_str_hdr_fn)(wp_out *o, uint32_t len);
 /* The count of a tape entry with payload p: p, or (p == WP_LEN_ESCAPE) the word at *next, which
  * it then steps over; false when that word is past the tape's n words. */
 WP_INLINE bool wp_enc_count(const uint32_t *w, uint32_t n, uint32_t p, uint32_t *next, uint32_t *cnt) {
@@ -186,46 +180,55 @@ WP_INLINE bool wp_enc_count(const uint32_t *w, uint32_t n, uint32_t p, uint32_t 
     *cnt = w[(*next)++];
     return true;
 }
-WP_INLINE int wp_enc_str16(const wp_encoder *e, const uint32_t *w, uint32_t n, uint32_t *i, uint32_t p,
-                           uint32_t *upos, wp_out *o, wp_str_hdr_fn hdr) {
-    uint32_t cnt, next = *i;
-    if (!wp_enc_count(w, n, p, &next, &cnt) || cnt > e->units_len - *upos) return 1;
-    if (3u * (uint64_t)cnt + 16u > o->cap - o->len) return 2;
-    const uint32_t at = o->len;
-    hdr(o, cnt);
-    if (cnt) {
-        const uint16_t *s = e->units + *upos;
-        if (wp_utf16_ascii_narrow(s, cnt, o->p + o->len)) {
-            o->len += cnt;
-        } else {
-            o->len = at;
-            hdr(o, wp_utf16_utf8_len(s, cnt));
-            o->len += wp_utf16_to_utf8(s, cnt, o->p + o->len);
-        }
-    }
-    *i = next;
-    *upos += cnt;
-    return 0;
-}
 
-/* A STRU8 entry (as wp_enc_str16): the bytes of e's UTF-8 after *bpos that encode its n units,
- * after the header hdr writes; 1 when the UTF-8 left is shorter or a 4-byte sequence straddles n. */
-WP_INLINE int wp_enc_stru8(const wp_encoder *e, const uint32_t *w, uint32_t n, uint32_t *i, uint32_t p,
-                           uint32_t *bpos, wp_out *o, wp_str_hdr_fn hdr) {
+/* Writes the header of a string of len UTF-8 bytes (each format its own). */
+typedef void (*wp_str_hdr_fn)(wp_out *o, uint32_t len);
+
+/* Where the STR16 and STRU8 entries of an encode call have got to in e's units and UTF-8. */
+typedef struct wp_str_pos {
+    uint32_t units, bytes;
+} wp_str_pos;
+
+/* A STR16 or STRU8 entry (tag) of the encode tape w (n words; payload p, the next word at *i),
+ * after the header hdr writes. STR16: the next of e's units, as UTF-8; most strings are ASCII,
+ * written in one pass under the header of their unit count, and only one that turns out not to
+ * be is measured and written again. STRU8: the bytes of e's UTF-8 that encode its units.
+ * 0 when written (*i and *pos past it), 1 for a bad tape (the strings left are too short, or a
+ * 4-byte sequence straddles a STRU8 count), 2 when o has no room (neither moved). */
+WP_INLINE int wp_enc_str_ext(const wp_encoder *e, const uint32_t *w, uint32_t n, uint32_t *i, uint32_t tag,
+                             uint32_t p, wp_str_pos *pos, wp_out *o, wp_str_hdr_fn hdr) {
     uint32_t cnt, next = *i;
     if (!wp_enc_count(w, n, p, &next, &cnt)) return 1;
-    const uint32_t left = e->utf8_len - *bpos;
-    uint32_t len = 0;
-    if (cnt) {
-        if (left == 0) return 1;
-        len = wp_utf8_span_units(e->utf8 + *bpos, left, cnt);
-        if (len == UINT32_MAX) return 1;
+    if (tag == WP_E_STR16) {
+        if (cnt > e->units_len - pos->units) return 1;
+        if (3u * (uint64_t)cnt + 16u > o->cap - o->len) return 2;
+        const uint32_t at = o->len;
+        hdr(o, cnt);
+        if (cnt) {
+            const uint16_t *s = e->units + pos->units;
+            if (wp_utf16_ascii_narrow(s, cnt, o->p + o->len)) {
+                o->len += cnt;
+            } else {
+                o->len = at;
+                hdr(o, wp_utf16_utf8_len(s, cnt));
+                o->len += wp_utf16_to_utf8(s, cnt, o->p + o->len);
+            }
+        }
+        pos->units += cnt;
+    } else {
+        const uint32_t left = e->utf8_len - pos->bytes;
+        uint32_t len = 0;
+        if (cnt) {
+            if (left == 0) return 1;
+            len = wp_utf8_span_units(e->utf8 + pos->bytes, left, cnt);
+            if (len == UINT32_MAX) return 1;
+        }
+        if ((uint64_t)len + 16u > o->cap - o->len) return 2;
+        hdr(o, len);
+        if (len) wp_out_bytes(o, e->utf8 + pos->bytes, len);
+        pos->bytes += len;
     }
-    if ((uint64_t)len + 16u > o->cap - o->len) return 2;
-    hdr(o, len);
-    if (len) wp_out_bytes(o, e->utf8 + *bpos, len);
     *i = next;
-    *bpos += len;
     return 0;
 }
 

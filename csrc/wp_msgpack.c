@@ -675,7 +675,7 @@ WP_INLINE void wp_enc_ext_hdr(wp_out *o, uint32_t type, uint32_t n) {
     wp_out_u8(o, type);
 }
 
-/* The header of a string of len UTF-8 bytes (for wp_enc_str16). */
+/* The header of a string of len UTF-8 bytes (for wp_enc_str_ext). */
 WP_INLINE void wp_enc_str_hdr(wp_out *o, uint32_t len) { wp_enc_hdr(o, 0, len); }
 
 wp_err wp_msgpack_encode(wp_encoder *e) {
@@ -684,8 +684,7 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
     wp_out o = { e->out, 0, e->out_cap };
     uint32_t i = 0;
     uint32_t bref = UINT32_MAX; /* output offset of the open bundle reference (WP_E_BUNDLE) */
-    uint32_t upos = 0;          /* units of e->units the STR16 entries so far took */
-    uint32_t bpos = 0;          /* bytes of e->utf8 the STRU8 entries so far took */
+    wp_str_pos spos = { 0, 0 }; /* what the STR16 / STRU8 entries so far took */
     e->err.code = WP_OK;
     e->err.offset = 0;
     e->needed = 0;
@@ -766,14 +765,9 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
             i += words;
             break;
         }
-        case WP_E_STR16: {
-            int r = wp_enc_str16(e, w, n, &i, p, &upos, &o, wp_enc_str_hdr);
-            if (r == 1) goto bad;
-            if (r == 2) goto full;
-            break;
-        }
+        case WP_E_STR16:
         case WP_E_STRU8: {
-            int r = wp_enc_stru8(e, w, n, &i, p, &bpos, &o, wp_enc_str_hdr);
+            int r = wp_enc_str_ext(e, w, n, &i, tag, p, &spos, &o, wp_enc_str_hdr);
             if (r == 1) goto bad;
             if (r == 2) goto full;
             break;
