@@ -175,7 +175,7 @@ export class Tape {
     this.cap = 0;
     this.p = 0;
     this.busy = false;
-    /** Node: the string values of the call that go as E_STR16 (BLOB_AFTER), concatenated */
+    /** the string values of the call that go as E_STR16 (Node) or E_STRU8 entries, concatenated */
     this.sb = '';
     /** their length in UTF-16 units */
     this.sbLen = 0;
@@ -1383,25 +1383,16 @@ const charCodeAt = String.prototype.charCodeAt;
  */
 function writeStringValue(T, s) {
   const n = s.length;
-  if ((T.chars += n) > BLOB_AFTER && n >= BLOB_MIN) {
-    if (T.nb !== null) {
-      if (n < SHORT_STRING) {
-        if (T.p + 1 > T.cap) T.grow(1);
-        T.u32[T.p++] = E_STR16 | (n << 8);
-        T.sb += s;
-        T.sbLen += n;
-        return;
-      }
-    } else if (T.chars > BLOB_AFTER_WEB && n < BLOB_MAX_WEB &&
-      // one encodeInto over the concatenation: a string that ends in a high surrogate or starts
-      // with a low one could pair with its neighbour there, so it stays on its own
-      (charCodeAt.call(s, 0) & 0xfc00) !== 0xdc00 && (charCodeAt.call(s, n - 1) & 0xfc00) !== 0xd800) {
-      if (T.p + 1 > T.cap) T.grow(1);
-      T.u32[T.p++] = E_STRU8 | (n << 8);
-      T.sb += s;
-      T.sbLen += n;
-      return;
-    }
+  if ((T.chars += n) > BLOB_AFTER && n >= BLOB_MIN && (T.nb !== null ? n < SHORT_STRING :
+    T.chars > BLOB_AFTER_WEB && n < BLOB_MAX_WEB &&
+    // one encodeInto over the concatenation: a string that ends in a high surrogate or starts
+    // with a low one could pair with its neighbour there, so it stays on its own
+    (charCodeAt.call(s, 0) & 0xfc00) !== 0xdc00 && (charCodeAt.call(s, n - 1) & 0xfc00) !== 0xd800)) {
+    if (T.p + 1 > T.cap) T.grow(1);
+    T.u32[T.p++] = (T.nb !== null ? E_STR16 : E_STRU8) | (n << 8);
+    T.sb += s;
+    T.sbLen += n;
+    return;
   }
   writeString(T, s);
 }

@@ -184,15 +184,6 @@ static uint32_t rand_len(gen *g, int depth) {
     return 30 + tu_below(&g->r, 200);
 }
 
-static void put_cp(tu_buf *b, uint32_t cp) {
-    if (cp < 0x80) tu_buf_u8(b, cp);
-    else if (cp < 0x800) { tu_buf_u8(b, 0xc0 | cp >> 6); tu_buf_u8(b, 0x80 | (cp & 0x3f)); }
-    else if (cp < 0x10000) { tu_buf_u8(b, 0xe0 | cp >> 12); tu_buf_u8(b, 0x80 | (cp >> 6 & 0x3f)); tu_buf_u8(b, 0x80 | (cp & 0x3f)); }
-    else {
-        tu_buf_u8(b, 0xf0 | cp >> 18); tu_buf_u8(b, 0x80 | (cp >> 12 & 0x3f));
-        tu_buf_u8(b, 0x80 | (cp >> 6 & 0x3f)); tu_buf_u8(b, 0x80 | (cp & 0x3f));
-    }
-}
 
 /* text (valid UTF-8, whole code points; cuts[] = code point boundaries) or bytes, about `want` bytes */
 static void rand_text(gen *g, tu_buf *s, uint32_t want, int ascii_only, uint32_t *cuts, uint32_t *ncuts) {
@@ -203,7 +194,7 @@ static void rand_text(gen *g, tu_buf *s, uint32_t want, int ascii_only, uint32_t
         else if (p < 80) cp = 0x80 + tu_below(&g->r, 0x780);
         else if (p < 95) { do cp = 0x800 + tu_below(&g->r, 0xf800); while (cp >= 0xd800 && cp <= 0xdfff); }
         else cp = 0x10000 + tu_below(&g->r, 0x100000);
-        put_cp(s, cp);
+        tu_buf_cp(s, cp);
         if (*ncuts < 64) cuts[(*ncuts)++] = s->len;
     }
 }
@@ -416,14 +407,12 @@ static void cv_number(conv *c, double v) {
 }
 static void cv_utf16_to_utf8(conv *c, const uint16_t *u, uint32_t n, tu_buf *s) {
     for (uint32_t k = 0; k < n; k++) {
-        uint32_t cp = u[k];
-        if (cp >= 0xd800 && cp <= 0xdbff && k + 1 < n && u[k + 1] >= 0xdc00 && u[k + 1] <= 0xdfff) {
-            cp = 0x10000 + ((cp - 0xd800) << 10) + (u[k + 1] - 0xdc00);
-            k++;
-        } else if (cp >= 0xd800 && cp <= 0xdfff) {
+        uint32_t cp = tu_u16_cp(u, n, &k);
+        if (cp == TU_LONE_SURROGATE) {
             cv_fail(c, "lone surrogate in the utf16 area");
+            cp = u[k];
         }
-        put_cp(s, cp);
+        tu_buf_cp(s, cp);
     }
 }
 

@@ -54,15 +54,6 @@ static void w_date(tu_buf *b, int64_t sec, uint32_t nsec) {
     else if (sec >= 0 && sec < (1ll << 34)) { tu_buf_hex(b, "d7 ff"); tu_buf_be(b, ((uint64_t)nsec << 34) | (uint64_t)sec, 8); }
     else { tu_buf_hex(b, "c7 0c ff"); tu_buf_be(b, nsec, 4); tu_buf_be(b, (uint64_t)sec, 8); }
 }
-static void w_utf8(tu_buf *b, uint32_t cp) {
-    if (cp < 0x80) tu_buf_u8(b, cp);
-    else if (cp < 0x800) { tu_buf_u8(b, 0xc0 | cp >> 6); tu_buf_u8(b, 0x80 | (cp & 0x3f)); }
-    else if (cp < 0x10000) { tu_buf_u8(b, 0xe0 | cp >> 12); tu_buf_u8(b, 0x80 | (cp >> 6 & 0x3f)); tu_buf_u8(b, 0x80 | (cp & 0x3f)); }
-    else {
-        tu_buf_u8(b, 0xf0 | cp >> 18); tu_buf_u8(b, 0x80 | (cp >> 12 & 0x3f));
-        tu_buf_u8(b, 0x80 | (cp >> 6 & 0x3f)); tu_buf_u8(b, 0x80 | (cp & 0x3f));
-    }
-}
 
 /* ===================================================================== random generator */
 
@@ -94,7 +85,7 @@ static void gen_string(tu_rng *r, tu_buf *b, uint32_t want) {
             default: cp = 0x10000 + tu_below(r, 0x100000); break;
             }
         }
-        w_utf8(&s, cp);
+        tu_buf_cp(&s, cp);
     }
     w_hdr(b, 0, s.len);
     tu_buf_bytes(b, s.p, s.len);
@@ -256,14 +247,12 @@ static int cv_f64(conv *c, uint32_t tag_at, double *v) {
 }
 static void cv_utf16_to_utf8(const uint16_t *u, uint32_t n, tu_buf *s, conv *c) {
     for (uint32_t k = 0; k < n; k++) {
-        uint32_t cp = u[k];
-        if (cp >= 0xd800 && cp <= 0xdbff && k + 1 < n && u[k + 1] >= 0xdc00 && u[k + 1] <= 0xdfff) {
-            cp = 0x10000 + ((cp - 0xd800) << 10) + (u[k + 1] - 0xdc00);
-            k++;
-        } else if (cp >= 0xd800 && cp <= 0xdfff) {
+        uint32_t cp = tu_u16_cp(u, n, &k);
+        if (cp == TU_LONE_SURROGATE) {
             cv_fail(c, "lone surrogate in utf16 area");
+            cp = u[k];
         }
-        w_utf8(s, cp);
+        tu_buf_cp(s, cp);
     }
 }
 static void cv_date(conv *c, double ms) {

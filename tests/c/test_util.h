@@ -341,24 +341,39 @@ static inline wp_err tu_encode(const tu_etape *t, tu_buf *out, wp_encoder *e) {
     return tu_encode_units(t, 0, out, e);
 }
 
+/* Append the UTF-8 of code point cp (the plain textbook form, to check the codecs against). */
+static inline void tu_buf_cp(tu_buf *b, uint32_t cp) {
+    if (cp < 0x80) tu_buf_u8(b, cp);
+    else if (cp < 0x800) { tu_buf_u8(b, 0xc0 | cp >> 6); tu_buf_u8(b, 0x80 | (cp & 0x3f)); }
+    else if (cp < 0x10000) { tu_buf_u8(b, 0xe0 | cp >> 12); tu_buf_u8(b, 0x80 | (cp >> 6 & 0x3f)); tu_buf_u8(b, 0x80 | (cp & 0x3f)); }
+    else {
+        tu_buf_u8(b, 0xf0 | cp >> 18); tu_buf_u8(b, 0x80 | (cp >> 12 & 0x3f));
+        tu_buf_u8(b, 0x80 | (cp >> 6 & 0x3f)); tu_buf_u8(b, 0x80 | (cp & 0x3f));
+    }
+}
+
+/* An unpaired surrogate, for tu_u16_cp. */
+#define TU_LONE_SURROGATE 0x110000u
+
+/* The code point at u[*k] of n units: a surrogate pair is one (*k then steps onto its second
+ * unit), an unpaired surrogate TU_LONE_SURROGATE. */
+static inline uint32_t tu_u16_cp(const uint16_t *u, uint32_t n, uint32_t *k) {
+    uint32_t cp = u[*k];
+    if (cp >= 0xd800 && cp <= 0xdbff && *k + 1 < n && u[*k + 1] >= 0xdc00 && u[*k + 1] <= 0xdfff) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (u[*k + 1] - 0xdc00);
+        (*k)++;
+    } else if (cp >= 0xd800 && cp <= 0xdfff) {
+        cp = TU_LONE_SURROGATE;
+    }
+    return cp;
+}
+
 /* UTF-8 of n UTF-16 units, the slow obvious way (code point by code point; an unpaired
  * surrogate is U+FFFD), to check wp_utf16_to_utf8 against. */
 static inline void tu_ref_utf8(tu_buf *b, const uint16_t *s, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t cp = s[i];
-        if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n && s[i + 1] >= 0xdc00 && s[i + 1] <= 0xdfff) {
-            cp = 0x10000 + ((cp - 0xd800) << 10) + (s[i + 1] - 0xdc00);
-            i++;
-        } else if (cp >= 0xd800 && cp <= 0xdfff) {
-            cp = 0xfffd;
-        }
-        if (cp < 0x80) tu_buf_u8(b, cp);
-        else if (cp < 0x800) { tu_buf_u8(b, 0xc0 | (cp >> 6)); tu_buf_u8(b, 0x80 | (cp & 0x3f)); }
-        else if (cp < 0x10000) { tu_buf_u8(b, 0xe0 | (cp >> 12)); tu_buf_u8(b, 0x80 | ((cp >> 6) & 0x3f)); tu_buf_u8(b, 0x80 | (cp & 0x3f)); }
-        else {
-            tu_buf_u8(b, 0xf0 | (cp >> 18)); tu_buf_u8(b, 0x80 | ((cp >> 12) & 0x3f));
-            tu_buf_u8(b, 0x80 | ((cp >> 6) & 0x3f)); tu_buf_u8(b, 0x80 | (cp & 0x3f));
-        }
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t cp = tu_u16_cp(s, n, &k);
+        tu_buf_cp(b, cp == TU_LONE_SURROGATE ? 0xfffd : cp);
     }
 }
 
