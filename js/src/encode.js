@@ -1398,31 +1398,23 @@ function writeStringValue(T, s) {
 }
 
 /**
- * Write the UTF-8 of the call's E_STRU8 strings (T.sb) after the tape, where C reads it.
+ * Write the call's E_STR16 / E_STRU8 strings (T.sb) after the tape, where C reads them: their
+ * UTF-16 units with one Buffer#ucs2Write in Node, else their UTF-8 with one encodeInto.
  * @param {import('./runtime.js').Runtime} rt @param {Tape} T
- * @returns {number} bytes written
+ * @returns {number} the UTF-8 bytes written (0 in Node, where C reads T.sbLen units)
  */
-function writeUtf8(rt, T) {
-  const words = T.words(), max = 3 * T.sbLen;
-  if (!rt.reserve(words * 4 + max)) throw new RangeError('wirepack: value too large to encode');
-  const at = T.p * 4;
-  const r = textEncoder.encodeInto(T.sb, rt.u8.subarray(at, at + max));
+function writeStrings(rt, T) {
+  const sb = T.sb, max = (T.nb !== null ? 2 : 3) * T.sbLen;
+  if (!rt.reserve(T.words() * 4 + max)) throw new RangeError('wirepack: value too large to encode');
+  const at = T.p * 4, nb = rt.nb; // (after reserve: memory may have grown)
   T.sb = '';
+  if (nb !== null) {
+    if (nb.ucs2Write(sb, at, max) !== max) throw new Error('wirepack: string units not written');
+    return 0;
+  }
+  const r = textEncoder.encodeInto(sb, rt.u8.subarray(at, at + max));
   if (r.read !== T.sbLen) throw new Error('wirepack: strings not written');
   return r.written;
-}
-
-/**
- * Write the units of the call's E_STR16 strings (T.sb) after the tape, where C reads them.
- * @param {import('./runtime.js').Runtime} rt @param {Tape} T
- */
-function writeUnits(rt, T) {
-  const words = T.words(), bytes = 2 * T.sbLen;
-  if (!rt.reserve(words * 4 + bytes)) throw new RangeError('wirepack: value too large to encode');
-  const nb = /** @type {import('./runtime.js').NodeBuf} */ (rt.nb);
-  const wrote = nb.ucs2Write(T.sb, T.p * 4, bytes);
-  T.sb = '';
-  if (wrote !== bytes) throw new Error('wirepack: string units not written');
 }
 
 /**
@@ -1623,15 +1615,8 @@ function writeBigInt(T, v) {
 function emit(rt, T, cborFlags, packr) {
   const x = rt.x;
   const words = T.words();
-  let units = 0, utf8 = 0;
-  if (T.sbLen > 0) {
-    if (T.nb !== null) {
-      units = T.sbLen;
-      writeUnits(rt, T);
-    } else {
-      utf8 = writeUtf8(rt, T);
-    }
-  }
+  const utf8 = T.sbLen > 0 ? writeStrings(rt, T) : 0;
+  const units = T.nb !== null ? T.sbLen : 0;
   const err = cborFlags < 0 ? x.wpw_encode(words, units, utf8) : x.wpw_cbor_encode(words, cborFlags, units, utf8);
   rt.refresh();
   if (err !== 0) throw new Error(`wirepack: encoder failed (code ${err})`);
