@@ -172,14 +172,19 @@ typedef struct wp_encoder {
     uint32_t units_len;
     const uint8_t *utf8;   /* the UTF-8 of the STRU8 entries, utf8_len bytes (0, NULL: none) */
     uint32_t utf8_len;
+    const uint32_t *keys;  /* the STR entries the KEY entries refer to, keys_len words (0, NULL: none) */
+    uint32_t keys_len;
+    uint32_t keys_words;   /* the words of the entries the KEY entries refer to, summed over the
+                              references (the output bound counts them; a tape referring to more
+                              is BAD_TAPE) */
     uint32_t out_len;      /* bytes written */
     uint32_t needed;       /* on WP_ERR_OUTPUT_FULL: a size that suffices */
     wp_error err;          /* offset = tape word index for BAD_TAPE */
 } wp_encoder;
 
 /* A size that always suffices for the output of an encode tape of n words, plus 3 bytes per unit
- * of e->units and 1 per byte of e->utf8 when the tape has STR16 or STRU8 entries
- * (wp_encode_out_need). */
+ * of e->units and 1 per byte of e->utf8 when the tape has STR16 or STRU8 entries, and 5 per word
+ * of e->keys_words when it has KEY entries (wp_encode_out_need). */
 uint32_t wp_encode_out_bound(uint32_t tape_words);
 /* wp_encode_out_bound of e's tape plus its units and UTF-8 (UINT32_MAX if that does not fit 32 bits). */
 uint32_t wp_encode_out_need(const wp_encoder *e);
@@ -203,8 +208,8 @@ enum {
 };
 
 /* Scratch words wp_cbor_encode needs for a tape of n words (deterministic map sorting), with no
- * STR16 or STRU8 strings; wp_cbor_scratch_need counts e's units and UTF-8 too (UINT32_MAX if that
- * does not fit). */
+ * STR16, STRU8 or KEY entries; wp_cbor_scratch_need counts e's units, UTF-8 and key words too
+ * (UINT32_MAX if that does not fit). */
 uint32_t wp_cbor_scratch_words(uint32_t tape_words);
 uint32_t wp_cbor_scratch_need(const wp_encoder *e);
 
@@ -314,6 +319,9 @@ enum wp_etag {
     WP_E_STRU8 = 31,  /* P = n UTF-16 code units (0xFFFFFF: next word): a string whose UTF-8 is the
                          next bytes of the encoder's `utf8` that encode n units (a 4-byte sequence
                          is 2 units, any other 1), in tape order; a sequence cut by n: BAD_TAPE */
+    WP_E_KEY = 32,    /* P = a word offset into the encoder's `keys`, where a STR entry (no length
+                         escape) is: that string (the host writes a map key there once and refers to
+                         it from then on) */
     /* CBOR only: cbor-x's bundled strings (tag 0xdff9) */
     WP_E_CBOR_BOFF = 40,  /* 1a and a 4-byte offset to fill (the next BHERE fills it) */
     WP_E_CBOR_BHERE = 41  /* nothing written: the older open BOFF (of at most two) gets the distance from its 1a byte to here */

@@ -623,8 +623,10 @@ uint32_t wp_cbor_scratch_words(uint32_t tape_words) {
 }
 
 uint32_t wp_cbor_scratch_need(const wp_encoder *e) {
-    /* the copy of the output grows by the UTF-8 of the units (3 bytes each at most) */
-    uint64_t need = (uint64_t)wp_cbor_scratch_words(e->tape_len) + (3u * (uint64_t)e->units_len + e->utf8_len + 3u) / 4u;
+    /* the copy of the output grows as wp_encode_out_need does: by the UTF-8 of the units (3
+     * bytes each at most) and the strings of the KEY entries (5 bytes a word at most) */
+    uint64_t need = (uint64_t)wp_cbor_scratch_words(e->tape_len) +
+                    (3u * (uint64_t)e->units_len + e->utf8_len + 5u * (uint64_t)e->keys_words + 3u) / 4u;
     return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
 }
 
@@ -682,7 +684,7 @@ WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *sc
     const bool f64 = (flags & WP_CBOR_FLOAT64) != 0;
     const bool f64e = f64 || (!det && (flags & WP_CBOR_F64_ENTRIES) != 0);
     uint32_t i = 0;
-    wp_str_pos spos = { 0, 0 }; /* what the STR16 / STRU8 entries so far took */
+    wp_str_pos spos = { 0, 0, 0 }; /* what the STR16 / STRU8 / KEY entries so far took */
     e->err.code = WP_OK;
     e->err.offset = 0;
     e->needed = 0;
@@ -710,6 +712,8 @@ WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *sc
         uint32_t at = i;
         uint32_t word = w[i++];
         uint32_t tag = word & 0xffu, p = word >> 8;
+        const uint32_t *src; /* the bytes of a STR, BIN, RAW or KEY entry */
+        uint32_t len;
         bool item = true; /* this entry completes an item (false for headers and tags) */
         if (tag == WP_E_PAD) continue; /* writes nothing, changes nothing */
         if (tag == WP_E_CBOR_BHERE) {
@@ -786,21 +790,29 @@ WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *sc
             else wp_out_u8_be32(&o, 0xfa, w[i]);
             i++;
             break;
+        case WP_E_KEY:
+            /* a string in e's keys: as a STR entry's bytes, from there */
+            src = wp_enc_key(e, p, &spos, &len);
+            if (!src) goto bad;
+            tag = WP_E_STR;
+            goto bytes;
         case WP_E_STR:
         case WP_E_BIN:
         case WP_E_RAW: {
-            uint32_t len = p;
+            len = p;
             if (len == WP_LEN_ESCAPE) {
                 if (i >= n) goto bad;
                 len = w[i++];
             }
             uint32_t words = len / 4 + ((len & 3) != 0); /* no wrap near 2^32 */
             if (words > n - i) goto bad;
+            src = &w[i];
+            i += words;
+        bytes:
             if (!wp_out_room(&o, len + 16)) goto full;
             if (tag == WP_E_STR) wp_cbor_head_out(&o, 3, len);
             else if (tag == WP_E_BIN) wp_cbor_head_out(&o, 2, len);
-            wp_out_bytes(&o, &w[i], len);
-            i += words;
+            wp_out_bytes(&o, src, len);
             break;
         }
         case WP_E_STR16:
@@ -812,7 +824,7 @@ WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *sc
         }
         case WP_E_ARR:
         case WP_E_MAP: {
-            uint32_t len = p;
+            len = p;
             if (len == WP_LEN_ESCAPE) {
                 if (i >= n) goto bad;
                 len = w[i++];

@@ -184,10 +184,24 @@ WP_INLINE bool wp_enc_count(const uint32_t *w, uint32_t n, uint32_t p, uint32_t 
 /* Writes the header of a string of len UTF-8 bytes (each format its own). */
 typedef void (*wp_str_hdr_fn)(wp_out *o, uint32_t len);
 
-/* Where the STR16 and STRU8 entries of an encode call have got to in e's units and UTF-8. */
+/* Where the STR16, STRU8 and KEY entries of an encode call have got to in e's units and UTF-8,
+ * and the words of e's keys they referred to. */
 typedef struct wp_str_pos {
-    uint32_t units, bytes;
+    uint32_t units, bytes, keys;
 } wp_str_pos;
+
+/* The string of a KEY entry (payload p): the STR entry at word p of e's keys, counted against
+ * e->keys_words. Sets *len and returns its bytes; NULL for a bad tape. */
+WP_INLINE const uint32_t *wp_enc_key(const wp_encoder *e, uint32_t p, wp_str_pos *pos, uint32_t *len) {
+    if (p >= e->keys_len) return 0;
+    const uint32_t h = e->keys[p], n = h >> 8;
+    const uint32_t words = 1u + n / 4u + ((n & 3u) != 0);
+    if ((h & 0xffu) != WP_E_STR || n == WP_LEN_ESCAPE || words > e->keys_len - p) return 0;
+    if (words > e->keys_words - pos->keys) return 0;
+    pos->keys += words;
+    *len = n;
+    return e->keys + p + 1;
+}
 
 /* A STR16 or STRU8 entry (tag) of the encode tape w (n words; payload p, the next word at *i),
  * after the header hdr writes. STR16: the next of e's units, as UTF-8; most strings are ASCII,

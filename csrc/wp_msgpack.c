@@ -616,7 +616,8 @@ fail:
 uint32_t wp_encode_out_bound(uint32_t tape_words) { return tape_words * 5u + 16u; }
 
 uint32_t wp_encode_out_need(const wp_encoder *e) {
-    uint64_t need = (uint64_t)wp_encode_out_bound(e->tape_len) + 3u * (uint64_t)e->units_len + e->utf8_len;
+    uint64_t need = (uint64_t)wp_encode_out_bound(e->tape_len) + 3u * (uint64_t)e->units_len + e->utf8_len +
+                    5u * (uint64_t)e->keys_words;
     return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
 }
 
@@ -684,7 +685,7 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
     wp_out o = { e->out, 0, e->out_cap };
     uint32_t i = 0;
     uint32_t bref = UINT32_MAX; /* output offset of the open bundle reference (WP_E_BUNDLE) */
-    wp_str_pos spos = { 0, 0 }; /* what the STR16 / STRU8 entries so far took */
+    wp_str_pos spos = { 0, 0, 0 }; /* what the STR16 / STRU8 / KEY entries so far took */
     e->err.code = WP_OK;
     e->err.offset = 0;
     e->needed = 0;
@@ -692,6 +693,8 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
         uint32_t at = i;
         uint32_t word = w[i++];
         uint32_t tag = word & 0xffu, p = word >> 8;
+        const uint32_t *src; /* the bytes of a STR, BIN, RAW, EXT or KEY entry */
+        uint32_t len;
         if (!wp_out_room(&o, 16)) goto full;
         switch (tag) {
         case WP_E_PAD: break;
@@ -742,12 +745,17 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
             i = a + 2u * p;
             break;
         }
+        case WP_E_KEY:
+            /* a string in e's keys: as a STR entry's bytes, from there */
+            src = wp_enc_key(e, p, &spos, &len);
+            if (!src) goto bad;
+            tag = WP_E_STR;
+            goto bytes;
         case WP_E_STR:
         case WP_E_BIN:
         case WP_E_RAW:
         case WP_E_EXT: {
-            uint32_t type = p;
-            uint32_t len = p;
+            len = p;
             if (tag == WP_E_EXT) {
                 if (i >= n) goto bad;
                 len = w[i++];
@@ -757,12 +765,14 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
             }
             uint32_t words = len / 4 + ((len & 3) != 0); /* no wrap near 2^32 */
             if (words > n - i) goto bad;
+            src = &w[i];
+            i += words;
+        bytes:
             if (!wp_out_room(&o, len + 16)) goto full;
             if (tag == WP_E_STR) wp_enc_hdr(&o, 0, len);
             else if (tag == WP_E_BIN) wp_enc_hdr(&o, 1, len);
-            else if (tag == WP_E_EXT) wp_enc_ext_hdr(&o, type & 0xff, len);
-            wp_out_bytes(&o, &w[i], len);
-            i += words;
+            else if (tag == WP_E_EXT) wp_enc_ext_hdr(&o, p & 0xff, len);
+            wp_out_bytes(&o, src, len);
             break;
         }
         case WP_E_STR16:
@@ -774,7 +784,7 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
         }
         case WP_E_ARR:
         case WP_E_MAP: {
-            uint32_t len = p;
+            len = p;
             if (len == WP_LEN_ESCAPE) {
                 if (i >= n) goto bad;
                 len = w[i++];

@@ -17,7 +17,10 @@ static wp_tables g_tables;
 static wp_decoder g_dec;
 static wp_encoder g_enc;
 static uint32_t g_res[17];
-static uint32_t g_layout[8];
+static uint32_t g_layout[10];
+/* The host's encoded map keys, which KEY entries of encode tapes refer to (wirepack.h). */
+#define WP_KEY_WORDS 32768u
+static uint32_t g_keys[WP_KEY_WORDS];
 static uint32_t g_rec[WP_REC_SLOTS]; /* MessagePack record table (the host loads it, see wirepack.h) */
 static wp_ext_config g_ext;          /* MessagePack extension handling (the host fills it) */
 
@@ -48,6 +51,8 @@ WP_EXPORT("wpw_layout") uint32_t *wpw_layout(void) {
     g_layout[5] = (uint32_t)(uintptr_t)g_tables.shape_pool;
     g_layout[6] = (uint32_t)wp_arena_base();
     g_layout[7] = WP_MAX_KEYS;
+    g_layout[8] = (uint32_t)(uintptr_t)g_keys;
+    g_layout[9] = WP_KEY_WORDS;
     return g_layout;
 }
 
@@ -172,9 +177,10 @@ WP_EXPORT("wpw_cbor_decode") uint32_t wpw_cbor_decode(uint32_t len, uint32_t fla
 }
 
 /* Point g_enc at the encode tape of `words` words at the arena base and at the strings right
- * after it (`units` UTF-16 units for STR16 entries, or else `utf8` bytes for STRU8 entries);
- * returns the output address, 8-aligned after them. */
-static uint64_t wp_enc_begin(uint32_t words, uint32_t units, uint32_t utf8) {
+ * after it (`units` UTF-16 units for STR16 entries, or else `utf8` bytes for STRU8 entries), and
+ * at the key entries in g_keys (`kw` words of them referred to); returns the output address,
+ * 8-aligned after the strings. */
+static uint64_t wp_enc_begin(uint32_t words, uint32_t units, uint32_t utf8, uint32_t kw) {
     uint64_t tape = wp_arena_base();
     uint64_t blob = tape + (uint64_t)words * 4u;
     g_res[12] = WP_ERR_OUTPUT_FULL;
@@ -185,6 +191,9 @@ static uint64_t wp_enc_begin(uint32_t words, uint32_t units, uint32_t utf8) {
     g_enc.units_len = units;
     g_enc.utf8 = (const uint8_t *)(uintptr_t)blob;
     g_enc.utf8_len = units ? 0 : utf8;
+    g_enc.keys = g_keys;
+    g_enc.keys_len = WP_KEY_WORDS;
+    g_enc.keys_words = kw;
     return wp_align(blob + (uint64_t)units * 2u + utf8, 8);
 }
 
@@ -199,8 +208,8 @@ static uint32_t wp_enc_end(wp_err e, uint64_t out) {
 
 /* Encode the tape of `words` words at the arena base, its strings after it (wp_enc_begin).
  * Results: [0] out ptr [1] out bytes [12] error code [13] error offset. */
-WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words, uint32_t units, uint32_t utf8) {
-    uint64_t out = wp_enc_begin(words, units, utf8);
+WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words, uint32_t units, uint32_t utf8, uint32_t kw) {
+    uint64_t out = wp_enc_begin(words, units, utf8, kw);
     uint64_t cap = wp_encode_out_need(&g_enc);
     if (cap == UINT32_MAX || !wp_arena_reach(out + cap)) return WP_ERR_OUTPUT_FULL;
     g_enc.out = (uint8_t *)(uintptr_t)out;
@@ -209,8 +218,8 @@ WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words, uint32_t units, uint
 }
 /* CBOR from the tape of `words` words at the arena base (and its strings, as wpw_encode); flags:
  * WP_CBOR_*. Results as wpw_encode. */
-WP_EXPORT("wpw_cbor_encode") uint32_t wpw_cbor_encode(uint32_t words, uint32_t flags, uint32_t units, uint32_t utf8) {
-    uint64_t out = wp_enc_begin(words, units, utf8);
+WP_EXPORT("wpw_cbor_encode") uint32_t wpw_cbor_encode(uint32_t words, uint32_t flags, uint32_t units, uint32_t utf8, uint32_t kw) {
+    uint64_t out = wp_enc_begin(words, units, utf8, kw);
     uint64_t cap = wp_encode_out_need(&g_enc);
     uint64_t scratch = wp_align(out + cap, 8);
     uint64_t scratch_words = (flags & (WP_CBOR_DETERMINISTIC | WP_CBOR_INDEFINITE)) ? wp_cbor_scratch_need(&g_enc) : 0;

@@ -384,6 +384,24 @@ describe('map keys through the key cache', () => {
     }
   });
 
+  test('a key cache that fills up in the middle of a map: the keys written before and after stay right', async () => {
+    const cbor = await import('wirepack/cbor');
+    // 300,000 keys that repeat: past any set-aside left by the tests before
+    const same = Array.from({ length: 30000 }, (_, i) => ({ a: i, b: 1, c: 2, d: 3, e: 4, f: 5, g: 6, h: 7, i: 8, j: 9 }));
+    expect(unpack(pack(same))).toEqual(same);
+    // the outer keys are cached by a first pack; in the second, 2,500 new 32-character keys
+    // (60 bytes each, after two repeated keys, so the cache is not set aside) fill the key area
+    // while the outer map is open: the keys written before (referring to the area) and after
+    // must come out right, in this call and the next
+    const outer = (inner) => ({ alpha: 1, beta: [2], inner, delta: 'd', epsilon: { zeta: 5 }, eta: 'é' });
+    const inner = Array.from({ length: 2500 }, (_, i) => ({ r1: i, r2: 'x', ['é'.repeat(28) + String(i).padStart(4, '0')]: i }));
+    for (let round = 0; round < 3; round++) {
+      expectSameBytes(pack(outer([])), mpEncode(outer([])), 'outer alone #' + round);
+      expectSameBytes(pack(outer(inner)), mpEncode(outer(inner)), 'outer with the keys #' + round);
+      expect(cbor.decode(cbor.encode(outer(inner)))).toEqual(outer(inner));
+    }
+  });
+
   test('a pack in the middle of a map that empties the key cache leaves the outer keys right', () => {
     let c = 0;
     class Nested {

@@ -39,7 +39,7 @@ const E_NIL = 0, E_FALSE = 1, E_TRUE = 2, E_UNDEF = 3, E_INT = 4, E_UINT = 5, E_
 const E_I64 = 8, E_U64 = 9, E_STR = 10, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_EXT = 14, E_DATE = 15, E_BADDATE = 16;
 const E_RAW = 17, E_PAD = 21;
 const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28, E_NUMS = 29;
-const E_STR16 = 30, E_STRU8 = 31;
+const E_STR16 = 30, E_STRU8 = 31, E_KEY = 32;
 /** In arrays of at least this many elements, the leading numbers go as one run of f64 (E_NUMS)
  * when no option changes how a number is written (MessagePack, no float32, no records): the
  * walk then does one typeof test and one store per number, and C classifies them. */
@@ -181,6 +181,10 @@ export class Tape {
     this.sbLen = 0;
     /** characters of string values written in the call so far */
     this.chars = 0;
+    /** the runtime's map keys (KEY entries), and the words of their entries the tape refers to */
+    /** @type {KeyCache} */
+    this.kc = /** @type {any} */ (null);
+    this.kw = 0;
     /** CBOR structuredClone: objects written so far (first tape position, reference slots) */
     /** @type {Map<object, {pos: number, uses: number[]}> | null} */
     this.refs = null;
@@ -216,6 +220,9 @@ export class Tape {
     this.sb = '';
     this.sbLen = 0;
     this.chars = 0;
+    this.kc = rt.keyCache || (rt.keyCache = new KeyCache(rt));
+    this.kc.begin();
+    this.kw = 0;
     this.views();
   }
 
@@ -1037,7 +1044,7 @@ export class Packr extends Unpackr {
     T.p = hdr + 2;
     let n = 0;
     /** @type {KeyNode | null} */
-    let node = keyRoot;
+    let node = T.kc.root;
     for (const k in o) {
       node = writeKey(T, node, k);
       this.write(T, o[k], depth);
@@ -1216,23 +1223,24 @@ function writeF64(T, v) {
 }
 
 /**
- * Map keys as their tape words (header and UTF-8), made once and kept in one shared pool, found
- * through a trie of the key sequences of the maps written (as records find their structure):
- * the next key of a map usually is the one that followed the same key last time, so finding
- * its words takes one string comparison (internalized keys compare by identity) instead of a
- * UTF-8 encode or a Map lookup. Keys longer than KEY_CACHE_LEN characters are encoded each
- * time (e -1). Bounded: the trie and the pool start again when either is full; a window of
- * KEY_WINDOW keys that mostly made new nodes (keys that never repeat) sets the trie aside for
- * KEY_SKIP keys, since making a node for each costs more than it saves.
+ * Map keys as their STR tape entries (header and UTF-8), written once into the wasm instance's key
+ * area and referred to from then on by one KEY word, which C writes as that string; found through
+ * a trie of the key sequences of the maps written (as records find their structure): the next key
+ * of a map usually is the one that followed the same key last time, so finding it takes one
+ * string comparison (internalized keys compare by identity) instead of a UTF-8 encode or a Map
+ * lookup. Keys longer than KEY_CACHE_LEN characters are encoded each time (w 0). One cache per
+ * runtime (its key area is in that instance's memory, and a call has its runtime to itself).
+ * Bounded: when the trie or the area is full, no key is added for the rest of the call (the tape
+ * may refer to any entry of the area until C has read it) and both start again at the next call;
+ * a window of KEY_WINDOW keys that mostly made new nodes (keys that never repeat) sets the trie
+ * aside for KEY_SKIP keys, since making a node for each costs more than it saves.
  */
 class KeyNode {
-  /** @param {string} k @param {number} e pool offset * 64 + words, or -1 @param {Uint32Array} pool */
-  constructor(k, e, pool) {
+  /** @param {string} k @param {number} w its KEY word, or 0 @param {number} n its entry's words */
+  constructor(k, w, n) {
     this.k = k;
-    this.e = e;
-    /** the pool the words are in: a reset makes a new pool, so a node still held by a walk that
-     * a nested pack interrupted keeps valid words */
-    this.pool = pool;
+    this.w = w;
+    this.n = n;
     /** the key that followed this one first */
     /** @type {KeyNode | null} */
     this.child = null;
@@ -1241,90 +1249,105 @@ class KeyNode {
     this.more = null;
   }
 }
-const KEY_CACHE_LEN = 32, KEY_POOL_WORDS = 1 << 16, KEY_NODES_MAX = 8192;
+const KEY_CACHE_LEN = 32, KEY_NODES_MAX = 8192;
 const KEY_WINDOW = 4096, KEY_SKIP = 1 << 18;
-let keyPool = new Uint32Array(KEY_POOL_WORDS);
-let keyPoolUsed = 0, keyNodes = 0;
-let keyRoot = new KeyNode('', -1, keyPool);
-/** keys looked up and nodes made in the current window; keys left to write without the trie */
-let kcLookups = 0, kcMade = 0, kcSkip = 0;
 
-function keyReset() {
-  keyPool = new Uint32Array(KEY_POOL_WORDS);
-  keyRoot = new KeyNode('', -1, keyPool);
-  keyPoolUsed = 0;
-  keyNodes = 0;
+export class KeyCache {
+  /** @param {import('./runtime.js').Runtime} rt */
+  constructor(rt) {
+    /** word index and words of the key area */
+    this.base = rt.encKeys;
+    this.cap = rt.encKeyWords;
+    this.used = 0;
+    this.nodes = 0;
+    this.root = new KeyNode('', 0, 0);
+    /** no key is added until the next call, which starts again */
+    this.full = false;
+    /** keys looked up and nodes made in the current window; keys left to write without the trie */
+    this.lookups = 0;
+    this.made = 0;
+    this.skip = 0;
+  }
+
+  /** At the start of a call: start again if the cache filled up. */
+  begin() {
+    if (!this.full) return;
+    this.full = false;
+    this.root = new KeyNode('', 0, 0);
+    this.used = 0;
+    this.nodes = 0;
+  }
 }
 
 /**
- * The trie node of key k after node (made when missing), its words in the pool.
- * @param {Tape} T @param {KeyNode} node @param {string} k
- * @returns {KeyNode}
+ * The trie node of key k after node (made when missing, with its entry in the key area), or
+ * null when it is missing and the cache is full.
+ * @param {Tape} T @param {KeyCache} kc @param {KeyNode} node @param {string} k
+ * @returns {KeyNode | null}
  */
-function keyNext(T, node, k) {
+function keyNext(T, kc, node, k) {
   if (node.child !== null) {
     if (node.more === null) node.more = new Map();
     const found = node.more.get(k);
     if (found !== undefined) return found;
   }
-  kcMade++;
-  let e = -1;
+  if (kc.full) return null;
+  kc.made++;
+  let w = 0, n = 0;
   if (k.length <= KEY_CACHE_LEN) {
-    // encode into the tape past its end (not kept there), then into the pool
+    // encode into the tape past its end (not kept there), then into the key area
     const at = T.p;
     writeString(T, k);
-    const n = T.p - at;
+    n = T.p - at;
     T.p = at;
-    if (keyNodes >= KEY_NODES_MAX || keyPoolUsed + n > KEY_POOL_WORDS) {
-      keyReset();
-      node = keyRoot;
+    if (kc.nodes >= KEY_NODES_MAX || kc.used + n > kc.cap) {
+      kc.full = true;
+      return null;
     }
-    const u32 = T.u32, o = keyPoolUsed;
-    for (let i = 0; i < n; i++) keyPool[o + i] = u32[at + i];
-    keyPoolUsed = o + n;
-    e = o * 64 + n;
+    const o = kc.used;
+    T.u32.copyWithin(kc.base + o, at, at + n);
+    kc.used = o + n;
+    w = E_KEY | (o << 8);
   }
-  const next = new KeyNode(k, e, keyPool);
-  keyNodes++;
+  const next = new KeyNode(k, w, n);
+  kc.nodes++;
   if (node.child === null) node.child = next;
   else /** @type {Map<string, KeyNode>} */ (node.more).set(k, next);
   return next;
 }
 
 /**
- * Write key k of a map, after the key whose node is `node` (keyRoot for the first); returns the
- * node of k, or null when the trie is set aside.
+ * Write key k of a map, after the key whose node is `node` (the root for the first); returns the
+ * node of k, or null when the trie is set aside or full.
  * @param {Tape} T @param {KeyNode | null} node @param {string} k
  * @returns {KeyNode | null}
  */
 function writeKey(T, node, k) {
-  if (node === null || kcSkip > 0) {
-    if (kcSkip > 0) kcSkip--;
+  const kc = T.kc;
+  if (node === null || kc.skip > 0) {
+    if (kc.skip > 0) kc.skip--;
     writeString(T, k);
     return null;
   }
-  if (++kcLookups === KEY_WINDOW) {
-    const skip = kcMade > KEY_WINDOW / 2;
-    kcLookups = kcMade = 0;
+  if (++kc.lookups === KEY_WINDOW) {
+    const skip = kc.made > KEY_WINDOW / 2;
+    kc.lookups = kc.made = 0;
     if (skip) {
-      kcSkip = KEY_SKIP;
-      keyReset();
+      kc.skip = KEY_SKIP;
+      kc.full = true;
       writeString(T, k);
       return null;
     }
   }
   let next = node.child;
-  if (next === null || next.k !== k) next = keyNext(T, node, k);
-  const e = next.e;
-  if (e < 0) {
+  if (next === null || next.k !== k) next = keyNext(T, kc, node, k);
+  if (next === null || next.w === 0) {
     writeString(T, k);
     return next;
   }
-  const n = e & 63, o = (e - n) / 64, pool = next.pool;
-  if (T.p + n > T.cap) T.grow(n);
-  const u32 = T.u32, p = T.p;
-  for (let i = 0; i < n; i++) u32[p + i] = pool[o + i];
-  T.p = p + n;
+  if (T.p + 1 > T.cap) T.grow(1);
+  T.u32[T.p++] = next.w;
+  T.kw += next.n;
   return next;
 }
 
@@ -1617,7 +1640,7 @@ function emit(rt, T, cborFlags, packr) {
   const words = T.words();
   const utf8 = T.sbLen > 0 ? writeStrings(rt, T) : 0;
   const units = T.nb !== null ? T.sbLen : 0;
-  const err = cborFlags < 0 ? x.wpw_encode(words, units, utf8) : x.wpw_cbor_encode(words, cborFlags, units, utf8);
+  const err = cborFlags < 0 ? x.wpw_encode(words, units, utf8, T.kw) : x.wpw_cbor_encode(words, cborFlags, units, utf8, T.kw);
   rt.refresh();
   if (err !== 0) throw new Error(`wirepack: encoder failed (code ${err})`);
   const out = rt.u32[rt.res], n = rt.u32[rt.res + 1];

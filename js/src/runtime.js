@@ -16,10 +16,10 @@
  * @property {(bytes: number) => number} wpw_reserve
  * @property {() => number} wpw_arena_size
  * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_decode
- * @property {(words: number, units: number, utf8: number) => number} wpw_encode
+ * @property {(words: number, units: number, utf8: number, keyWords: number) => number} wpw_encode
  * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_cbor_decode
  * @property {(maxArray: number, maxMap: number, maxStr: number, maxBin: number, maxExt: number) => void} wpw_set_limits
- * @property {(words: number, flags: number, units: number, utf8: number) => number} wpw_cbor_encode
+ * @property {(words: number, flags: number, units: number, utf8: number, keyWords: number) => number} wpw_cbor_encode
  * @property {() => number} wpw_records
  * @property {() => number} wpw_ext_config
  */
@@ -69,6 +69,12 @@ export class Runtime {
     this.shapeOff = L[layout + 3] >> 2;
     this.shapeLen = L[layout + 4] >> 2;
     this.shapePool = L[layout + 5] >> 2;
+    /** word index and size in words of the area for the encoder's map keys (KEY tape entries) */
+    this.encKeys = L[layout + 8] >> 2;
+    this.encKeyWords = L[layout + 9];
+    /** the encoder's map keys written there (encode.js), made on first use */
+    /** @type {import('./encode.js').KeyCache | null} */
+    this.keyCache = null;
     /** @type {string[]} interned key id -> string */
     this.keys = [];
     /** @type {import('./decode.js').Shape[]} interned shape id -> shape */

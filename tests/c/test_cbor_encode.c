@@ -1135,7 +1135,10 @@ int main(void) {
     test_output_full();
     test_scratch();
     tu_check_str16(0);
+    tu_check_keys(0);
     tu_check_str16(WP_CBOR_DETERMINISTIC);
+    tu_check_keys(WP_CBOR_DETERMINISTIC);
     tu_check_str16(WP_CBOR_INDEFINITE);
+    tu_check_keys(WP_CBOR_INDEFINITE);
     return tu_finish();
 }

@@ -524,5 +524,6 @@ int main(void) {
     test_msgpackr_tags();
     test_msgpackr_bad_tapes();
     tu_check_str16(-1);
+    tu_check_keys(-1);
     return tu_finish();
 }

@@ -292,6 +292,9 @@ typedef struct tu_strs {
     uint32_t nunits;
     const uint8_t *utf8;
     uint32_t nutf8;
+    const uint32_t *keys; /* the key area of KEY entries, nkeys words; keys_words as wp_encoder's */
+    uint32_t nkeys;
+    uint32_t keys_words;
 } tu_strs;
 
 /* Point e at exact-size heap copies of the strings (free with tu_strs_free). */
@@ -311,12 +314,22 @@ static inline void tu_strs_set(wp_encoder *e, const tu_strs *x) {
         e->utf8 = b;
         e->utf8_len = x->nutf8;
     }
+    if (x->nkeys) {
+        uint32_t *k = (uint32_t *)malloc((size_t)x->nkeys * 4);
+        if (!k) { perror("malloc"); exit(2); }
+        memcpy(k, x->keys, (size_t)x->nkeys * 4);
+        e->keys = k;
+        e->keys_len = x->nkeys;
+    }
+    e->keys_words = x->keys_words;
 }
 static inline void tu_strs_free(wp_encoder *e) {
     free((void *)e->units);
     free((void *)e->utf8);
+    free((void *)e->keys);
     e->units = 0;
     e->utf8 = 0;
+    e->keys = 0;
 }
 
 static inline wp_err tu_encode_units(const tu_etape *t, const tu_strs *strs, tu_buf *out, wp_encoder *e) {
@@ -529,7 +542,7 @@ static inline void tu_check_str16(int64_t flags) {
             }
             wp_encoder e;
             CHECK_ERR(tu_encode_fmt(flags, &t8, 0, &want, &e), WP_OK);
-            tu_strs x16 = { units, u, 0, 0 }, xu8 = { 0, 0, bytes.p, bytes.len };
+            tu_strs x16 = { .units = units, .nunits = u }, xu8 = { .utf8 = bytes.p, .nutf8 = bytes.len };
             CHECK_ERR(tu_encode_fmt(flags, &t16, &x16, &got, &e), WP_OK);
             CHECK_BYTES(got.p, got.len, want.p, want.len);
             CHECK_ERR(tu_encode_fmt(flags, &tu8, &xu8, &got, &e), WP_OK);
@@ -552,7 +565,7 @@ static inline void tu_check_str16(int64_t flags) {
         tu_et_tag(&t16, WP_E_STR16, WP_LEN_ESCAPE); tu_et_word(&t16, 3); tu_et_blob(&t8, WP_E_STR, "xyz", 3);
         wp_encoder e;
         CHECK_ERR(tu_encode_fmt(flags, &t8, 0, &want, &e), WP_OK);
-        tu_strs x16 = { pair, 7, 0, 0 };
+        tu_strs x16 = { .units = pair, .nunits = 7 };
         CHECK_ERR(tu_encode_fmt(flags, &t16, &x16, &got, &e), WP_OK);
         CHECK_BYTES(got.p, got.len, want.p, want.len);
         /* STRU8: the escape form, and a 4-byte sequence (2 units) at the end of a string */
@@ -562,7 +575,7 @@ static inline void tu_check_str16(int64_t flags) {
         tu_et_tag(&tu8, WP_E_STRU8, WP_LEN_ESCAPE); tu_et_word(&tu8, 3); tu_et_blob(&tr, WP_E_STR, beer, 5);
         tu_et_len(&tu8, WP_E_STRU8, 2); tu_et_blob(&tr, WP_E_STR, beer + 5, 2);
         CHECK_ERR(tu_encode_fmt(flags, &tr, 0, &want, &e), WP_OK);
-        tu_strs xu8 = { 0, 0, beer, 7 };
+        tu_strs xu8 = { .utf8 = beer, .nutf8 = 7 };
         CHECK_ERR(tu_encode_fmt(flags, &tu8, &xu8, &got, &e), WP_OK);
         CHECK_BYTES(got.p, got.len, want.p, want.len);
         tu_et_free(&tu8); tu_et_free(&tr);
@@ -594,7 +607,7 @@ static inline void tu_check_str16(int64_t flags) {
         tu_buf got = { 0 };
         wp_encoder e;
         const uint8_t *b8 = bad[c].u8 == 1 ? abc8 : bad[c].u8 == 2 ? beer4 : euro2;
-        tu_strs x = bad[c].u8 ? (tu_strs){ 0, 0, b8, bad[c].units } : (tu_strs){ abc, bad[c].units, 0, 0 };
+        tu_strs x = bad[c].u8 ? (tu_strs){ .utf8 = b8, .nutf8 = bad[c].units } : (tu_strs){ .units = abc, .nunits = bad[c].units };
         CHECK_ERR(tu_encode_fmt(flags, &t, &x, &got, &e), WP_ERR_BAD_TAPE);
         CHECK_EQ_U(e.err.offset, bad[c].at);
         tu_et_free(&t);
@@ -641,6 +654,105 @@ static inline void tu_check_str16(int64_t flags) {
         tu_et_free(&t8);
         tu_end();
     }
+}
+
+/* ------------------------------------------------------------------ KEY entries (both encoders) */
+
+/* KEY entries against the same strings as STR entries: keys of 0..40 bytes (ASCII and not) in a
+ * key area of exact size, each referred to twice (as a map key, and as a value), in every mode
+ * (deterministic CBOR sorts maps by the keys' bytes); then the bad references, and a full output. */
+static inline void tu_check_keys(int64_t flags) {
+    const char *fmt = flags < 0 ? "msgpack" : "cbor";
+    tu_case("%s flags %lld: KEY entries of 0..40 bytes = STR entries", fmt, (long long)flags);
+    tu_etape area = { 0 }, tk = { 0 }, ts = { 0 };
+    uint32_t at[41], words = 0;
+    uint8_t text[41];
+    for (uint32_t n = 0; n <= 40; n++) {
+        for (uint32_t b = 0; b < n; b++) text[b] = (uint8_t)('a' + (n * 7 + b) % 26);
+        if (n % 3 == 1 && n > 1) { text[0] = 0xc3; text[1] = 0xa9; } /* an e-acute first */
+        at[n] = area.len;
+        tu_et_blob(&area, WP_E_STR, text, n);
+        words += area.len - at[n];
+    }
+    tu_et_len(&tk, WP_E_MAP, 41);
+    tu_et_len(&ts, WP_E_MAP, 41);
+    for (uint32_t r = 0; r < 41; r++) {
+        /* keys in an order unlike their sorted one, each value another key */
+        uint32_t n = (r * 17) % 41, v = (r * 5 + 3) % 41;
+        tu_et_tag(&tk, WP_E_KEY, at[n]);
+        tu_et_tag(&tk, WP_E_KEY, at[v]);
+        tu_et_blob(&ts, WP_E_STR, (const uint8_t *)&area.w[at[n] + 1], area.w[at[n]] >> 8);
+        tu_et_blob(&ts, WP_E_STR, (const uint8_t *)&area.w[at[v] + 1], area.w[at[v]] >> 8);
+    }
+    /* every key is referred to once as a key and once as a value: twice its words in all */
+    tu_strs x = { .keys = area.w, .nkeys = area.len, .keys_words = 2 * words };
+    tu_buf got = { 0 }, want = { 0 };
+    wp_encoder e;
+    CHECK_ERR(tu_encode_fmt(flags, &ts, 0, &want, &e), WP_OK);
+    CHECK_ERR(tu_encode_fmt(flags, &tk, &x, &got, &e), WP_OK);
+    CHECK_BYTES(got.p, got.len, want.p, want.len);
+    tu_end();
+
+    /* bad references: BAD_TAPE at the entry, nothing read outside the area (ASan: exact-size copy) */
+    static const struct { const char *name; uint32_t w[3]; uint32_t words, at, area_words, keys_words; } bad[] = {
+        { "KEY at the end of the area", { WP_E_KEY | (6u << 8) }, 1, 0, 6, 100 },
+        { "KEY past the area", { WP_E_KEY | (0xfffffeu << 8) }, 1, 0, 6, 100 },
+        { "KEY with no area", { WP_E_KEY }, 1, 0, 0, 100 },
+        { "KEY at a word that is not a STR entry", { WP_E_KEY | (4u << 8) }, 1, 0, 6, 100 },
+        { "KEY at a STR entry with a length escape", { WP_E_KEY | (5u << 8) }, 1, 0, 6, 100 },
+        { "KEY at a STR entry running past the area", { WP_E_KEY | (3u << 8) }, 1, 0, 6, 100 },
+        { "KEY past the keys_words counted", { WP_E_ARR | (2u << 8), WP_E_KEY, WP_E_KEY }, 3, 2, 6, 3 },
+    };
+    /* the area: "abcdef" (3 words), a STR claiming 9 bytes with one word left... */
+    const uint32_t area6[6] = { WP_E_STR | (6u << 8), 0x64636261u, 0x6665u, WP_E_STR | (9u << 8), WP_E_INT, WP_E_STR | (WP_LEN_ESCAPE << 8) };
+    for (size_t c = 0; c < sizeof bad / sizeof bad[0]; c++) {
+        tu_case("%s flags %lld: %s -> BAD_TAPE", fmt, (long long)flags, bad[c].name);
+        tu_etape t = { 0 };
+        for (uint32_t k = 0; k < bad[c].words; k++) tu_et_word(&t, bad[c].w[k]);
+        tu_strs xb = { .keys = area6, .nkeys = bad[c].area_words, .keys_words = bad[c].keys_words };
+        tu_buf out = { 0 };
+        CHECK_ERR(tu_encode_fmt(flags, &t, &xb, &out, &e), WP_ERR_BAD_TAPE);
+        CHECK_EQ_U(e.err.offset, bad[c].at);
+        tu_et_free(&t);
+        tu_buf_free(&out);
+        tu_end();
+    }
+    {
+        tu_case("%s flags %lld: one KEY entry, counted exactly, is written", fmt, (long long)flags);
+        tu_etape t = { 0 };
+        tu_et_tag(&t, WP_E_KEY, 0);
+        tu_strs xb = { .keys = area6, .nkeys = 6, .keys_words = 3 };
+        tu_buf out = { 0 };
+        CHECK_ERR(tu_encode_fmt(flags, &t, &xb, &out, &e), WP_OK);
+        CHECK_BYTES(out.p, out.len, flags < 0 ? (const uint8_t *)"\xa6" "abcdef" : (const uint8_t *)"\x66" "abcdef", 7);
+        tu_et_free(&t);
+        tu_buf_free(&out);
+        tu_end();
+    }
+    if (flags < 0) {
+        tu_case("msgpack: KEY output full reports wp_encode_out_need, which then suffices");
+        /* 40 KEY entries of a 40-byte key in a tape of 41 words: the bound must count the key words */
+        tu_etape t = { 0 };
+        tu_et_len(&t, WP_E_ARR, 40);
+        for (int k = 0; k < 40; k++) tu_et_tag(&t, WP_E_KEY, at[40]);
+        CHECK_EQ_U(area.len - at[40], 11);
+        const uint32_t kw = 40 * 11;
+        uint8_t out[4096];
+        memset(&e, 0, sizeof e);
+        e.tape = t.w; e.tape_len = t.len; e.keys = area.w; e.keys_len = area.len; e.keys_words = kw;
+        uint32_t need = wp_encode_out_need(&e);
+        CHECK(need <= sizeof out && need >= 3 + 40 * 42, "need %u", need);
+        e.out = out; e.out_cap = 100;
+        CHECK_ERR(wp_msgpack_encode(&e), WP_ERR_OUTPUT_FULL);
+        CHECK_EQ_U(e.needed, need);
+        e.out_cap = need;
+        CHECK_ERR(wp_msgpack_encode(&e), WP_OK);
+        CHECK_EQ_U(e.out_len, 3 + 40 * 42);
+        tu_et_free(&t);
+        tu_end();
+    }
+    tu_et_free(&area); tu_et_free(&tk); tu_et_free(&ts);
+    tu_buf_free(&got); tu_buf_free(&want);
 }
 
 #endif /* WP_TEST_UTIL_H */
