@@ -9,14 +9,17 @@
  *     scratch one word short (deterministic, indefinite).
  *   bit 7 clear, "structured": the bytes drive a generator of one well-formed value (a tree of
  *     every encode entry kind, valid UTF-8 strings, PAD words and RAW items), written as a tape
- *     twice: as generated and with every map's entries in reverse order.
- *     - CBOR, WP_CBOR_DETERMINISTIC: both tapes give the same bytes (unless a map has equal
- *       keys), which pass the RFC 8949 4.2.1 checks, decode, and are a fixed point of
- *       decode -> rebuild -> deterministic encode after one step (numbers become JS numbers);
+ *     three times: as generated, with every map's entries in reverse order, and reversed with
+ *     every string as a KEY entry referring to a key area (the "KEY tape").
+ *     - CBOR, WP_CBOR_DETERMINISTIC: the first two give the same bytes (unless a map has equal
+ *       keys), the KEY tape those of the second, and they pass the RFC 8949 4.2.1 checks, decode,
+ *       and are a fixed point of decode -> rebuild -> deterministic encode after one step
+ *       (numbers become JS numbers);
  *     - plain CBOR (bits 0-1: INDEFINITE, FLOAT64), or with bit 4 MessagePack (a tree of
- *       MessagePack entries then: EXT and DATE, no TAG/SIMPLE/N64): the output decodes to one
- *       value, and decode -> rebuild -> encode is a fixed point after one step, value for value
- *       and byte for byte.
+ *       MessagePack entries then: EXT and DATE, no TAG/SIMPLE/N64): the KEY tape gives the bytes
+ *       of the reversed one (with exactly wp_encode_out_need bytes and wp_cbor_scratch_need
+ *       words); the output decodes to one value, and decode -> rebuild -> encode is a fixed
+ *       point after one step, value for value and byte for byte.
  *   bit 2 WP_DEC_MAPS_AS_OBJECTS and bit 3 WP_DEC_TAG_F32 for the decodes.
  */
 #include "fuzz_common.h"
@@ -165,9 +168,21 @@ static void free_node(node *n) {
     free(n);
 }
 
-/* Write a tree as a tape; reverse: every map's entries in reverse order. */
-static void emit(fz_etape *t, const node *n, int reverse) {
+/* Where emit_to puts strings as KEY entries: their STR entries in area, kw the words referred to. */
+typedef struct key_area { fz_etape area; uint32_t kw; } key_area;
+
+/* Write a tree as a tape; reverse: every map's entries in reverse order; with ka, every string
+ * (without a length escape) as a KEY entry referring to its STR entry, written into ka's area. */
+static void emit_to(fz_etape *t, const node *n, int reverse, key_area *ka) {
     for (uint32_t k = 0; k < n->pad_before; k++) fz_et_tag(t, WP_E_PAD, 0);
+    if (ka && n->tag == WP_E_STR && n->len < WP_LEN_ESCAPE && ka->area.len < WP_LEN_ESCAPE) {
+        uint32_t at = ka->area.len;
+        fz_et_len(&ka->area, WP_E_STR, n->len);
+        fz_et_bytes(&ka->area, n->bytes, n->len);
+        ka->kw += ka->area.len - at;
+        fz_et_tag(t, WP_E_KEY, at);
+        return;
+    }
     switch (n->tag) {
     case WP_E_NIL: case WP_E_FALSE: case WP_E_TRUE: case WP_E_UNDEF: case WP_E_BADDATE:
         fz_et_tag(t, n->tag, 0); break;
@@ -181,44 +196,58 @@ static void emit(fz_etape *t, const node *n, int reverse) {
     case WP_E_TAG:
         if (n->v < WP_LEN_ESCAPE) fz_et_tag(t, WP_E_TAG, (uint32_t)n->v);
         else { fz_et_tag(t, WP_E_TAG, WP_LEN_ESCAPE); fz_et_word(t, (uint32_t)n->v); fz_et_word(t, (uint32_t)(n->v >> 32)); }
-        emit(t, n->kids[0], reverse);
+        emit_to(t, n->kids[0], reverse, ka);
         break;
     case WP_E_ARR:
         fz_et_len(t, WP_E_ARR, n->len);
-        for (uint32_t k = 0; k < n->len; k++) emit(t, n->kids[k], reverse);
+        for (uint32_t k = 0; k < n->len; k++) emit_to(t, n->kids[k], reverse, ka);
         break;
     case WP_E_MAP:
         fz_et_len(t, WP_E_MAP, n->len);
         for (uint32_t k = 0; k < n->len; k++) {
             uint32_t e = reverse ? n->len - 1 - k : k;
-            emit(t, n->kids[2 * e], reverse);
-            emit(t, n->kids[2 * e + 1], reverse);
+            emit_to(t, n->kids[2 * e], reverse, ka);
+            emit_to(t, n->kids[2 * e + 1], reverse, ka);
         }
         break;
     default: FZ_CHECK(0, "generator tag %u", n->tag);
     }
 }
+static void emit(fz_etape *t, const node *n, int reverse) { emit_to(t, n, reverse, 0); }
 
 /* ------------------------------------------------------------------ encode / decode helpers */
 
-/* Encode into an exact-size block of cap bytes (default: the bound). */
-static wp_err enc(int fmt, const uint32_t *w, uint32_t n, uint32_t cflags, uint32_t cap, fz_buf *out, uint32_t *needed) {
-    uint8_t *p = (uint8_t *)malloc(cap ? cap : 1);
+/* Encode (with ka: its area as the encoder's keys, in an exact-size copy) into an exact-size
+ * block of cap bytes (UINT32_MAX: wp_encode_out_need), with a scratch of wp_cbor_scratch_need. */
+static wp_err enc_keys(int fmt, const uint32_t *w, uint32_t n, const key_area *ka, uint32_t cflags, uint32_t cap,
+                       fz_buf *out, uint32_t *needed) {
     wp_encoder e;
     memset(&e, 0, sizeof e);
     e.tape = w;
     e.tape_len = n;
+    uint32_t *keys = 0;
+    if (ka && ka->area.len) {
+        keys = (uint32_t *)malloc((size_t)ka->area.len * 4);
+        memcpy(keys, ka->area.w, (size_t)ka->area.len * 4);
+        e.keys = keys;
+        e.keys_len = ka->area.len;
+        e.keys_words = ka->kw;
+    }
+    if (cap == UINT32_MAX) cap = wp_encode_out_need(&e);
+    uint8_t *p = (uint8_t *)malloc(cap ? cap : 1);
     e.out = p;
     e.out_cap = cap;
     wp_err rc;
     if (fmt == FZ_CBOR) {
-        uint32_t sw = wp_cbor_scratch_words(n);
+        uint32_t sw = wp_cbor_scratch_need(&e);
+        FZ_CHECK(ka || sw == wp_cbor_scratch_words(n));
         uint32_t *scratch = (uint32_t *)malloc((size_t)sw * 4 + 4);
         rc = wp_cbor_encode(&e, cflags, scratch, sw);
         free(scratch);
     } else {
         rc = wp_msgpack_encode(&e);
     }
+    free(keys);
     FZ_CHECK(e.err.code == rc);
     FZ_CHECK(e.out_len <= cap, "out_len %u > cap %u", e.out_len, cap);
     if (rc == WP_ERR_BAD_TAPE) FZ_CHECK(e.err.offset < n, "BAD_TAPE at word %u of %u", e.err.offset, n);
@@ -226,6 +255,9 @@ static wp_err enc(int fmt, const uint32_t *w, uint32_t n, uint32_t cflags, uint3
     if (out) { out->len = 0; fz_buf_put(out, p, e.out_len); }
     free(p);
     return rc;
+}
+static wp_err enc(int fmt, const uint32_t *w, uint32_t n, uint32_t cflags, uint32_t cap, fz_buf *out, uint32_t *needed) {
+    return enc_keys(fmt, w, n, 0, cflags, cap, out, needed);
 }
 
 /* Decode (exact-size copy), walk with JS-number rebuild; traps unless one value decodes. */
@@ -326,9 +358,12 @@ static void structured_mode(uint32_t cfg, const uint8_t *data, size_t size) {
     int fmt = (cfg & 16u) ? FZ_MSGPACK : FZ_CBOR;
     gen g = { data, size, 0, 0, fmt == FZ_MSGPACK };
     node *root = gen_node(&g, 0);
-    fz_etape ta = { 0 }, tb = { 0 }, t2 = { 0 }, t3 = { 0 };
+    fz_etape ta = { 0 }, tb = { 0 }, t2 = { 0 }, t3 = { 0 }, tk = { 0 };
     emit(&ta, root, 0);
     emit(&tb, root, 1);
+    /* the same tape with its strings as KEY entries (the reversed order, for deterministic CBOR) */
+    key_area ka = { { 0 }, 0 };
+    emit_to(&tk, root, 1, &ka);
     fz_buf o1 = { 0 }, o2 = { 0 }, o3 = { 0 }, c1 = { 0 }, c2 = { 0 };
 
     if (fmt == FZ_CBOR) {
@@ -337,6 +372,8 @@ static void structured_mode(uint32_t cfg, const uint8_t *data, size_t size) {
         FZ_CHECK(enc(FZ_CBOR, ta.w, ta.len, det, wp_encode_out_bound(ta.len), &o1, 0) == WP_OK, "det encode");
         FZ_CHECK(enc(FZ_CBOR, tb.w, tb.len, det, wp_encode_out_bound(tb.len), &o2, 0) == WP_OK, "det encode (reversed)");
         if (!has_equal_keys(root, FZ_CBOR, det)) same(&o1, &o2, "deterministic encodes of a value with its maps in two orders");
+        FZ_CHECK(enc_keys(FZ_CBOR, tk.w, tk.len, &ka, det, UINT32_MAX, &o3, 0) == WP_OK, "det encode (KEY entries)");
+        same(&o2, &o3, "deterministic encodes with strings as STR and as KEY entries");
         uint32_t pos = 0;
         fz_cbor_check_det(o1.p, (uint32_t)o1.len, &pos);
         FZ_CHECK(pos == o1.len, "det: %zu bytes after the value", o1.len - pos);
@@ -357,6 +394,9 @@ static void structured_mode(uint32_t cfg, const uint8_t *data, size_t size) {
 
     /* plain (CBOR: bits 0-1 choose INDEFINITE / FLOAT64): value for value, then byte for byte */
     uint32_t cf = fmt == FZ_CBOR ? plain_flags[cfg & 3u] : 0;
+    FZ_CHECK(enc(fmt, tb.w, tb.len, cf, wp_encode_out_bound(tb.len), &o1, 0) == WP_OK, "%s encode", fz_fmt_name(fmt));
+    FZ_CHECK(enc_keys(fmt, tk.w, tk.len, &ka, cf, UINT32_MAX, &o2, 0) == WP_OK, "%s encode (KEY entries)", fz_fmt_name(fmt));
+    same(&o1, &o2, "encodes with strings as STR and as KEY entries");
     FZ_CHECK(enc(fmt, ta.w, ta.len, cf, wp_encode_out_bound(ta.len), &o1, 0) == WP_OK, "%s encode", fz_fmt_name(fmt));
     if (dec_rebuild(fmt, &o1, dflags, &c1, &t2, "first")) {
         FZ_CHECK(enc(fmt, t2.w, t2.len, cf, wp_encode_out_bound(t2.len), &o2, 0) == WP_OK);
@@ -367,7 +407,7 @@ static void structured_mode(uint32_t cfg, const uint8_t *data, size_t size) {
     }
 
     free_node(root);
-    free(ta.w); free(tb.w); free(t2.w); free(t3.w);
+    free(ta.w); free(tb.w); free(t2.w); free(t3.w); free(tk.w); free(ka.area.w);
     fz_buf_free(&o1); fz_buf_free(&o2); fz_buf_free(&o3); fz_buf_free(&c1); fz_buf_free(&c2);
 }
 
