@@ -3,6 +3,8 @@ import { describe, test, expect } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pack, unpack, unpackMultiple, init, initSync, Packr } from 'wirepack';
+import { inspect } from 'node:util';
+import { encode as mpEncode } from '@msgpack/msgpack';
 import { canon } from './helpers/canon.js';
 
 describe('Buffers', () => {
@@ -11,6 +13,36 @@ describe('Buffers', () => {
     expect(Buffer.isBuffer(b)).toBe(true);
     expect(b.toString('hex')).toBe('81a16101');
     expect(Buffer.isBuffer(new Packr({ useRecords: false }).pack([1]))).toBe(true);
+  });
+  // results and decoded bins are made as Node makes Buffers (a Uint8Array whose prototype is
+  // Buffer.prototype), not through Buffer.from: they must be Buffers in every respect
+  const isNodeBuffer = (b, hexWant, what) => {
+    expect(Buffer.isBuffer(b), what).toBe(true);
+    expect(b instanceof Buffer && b instanceof Uint8Array, what).toBe(true);
+    expect(b.constructor, what).toBe(Buffer);
+    expect(Object.prototype.isPrototypeOf.call(Buffer.prototype, b), what).toBe(true);
+    expect(b.toString('hex'), what).toBe(hexWant);
+    expect(inspect(b).startsWith('<Buffer'), what).toBe(true);
+    expect(b.equals(Buffer.from(hexWant, 'hex')), what).toBe(true);
+    expect(JSON.stringify(b), what).toBe(JSON.stringify(Buffer.from(hexWant, 'hex')));
+    for (const part of [b.subarray(1), b.slice(1)]) {
+      expect(Buffer.isBuffer(part) && Object.prototype.isPrototypeOf.call(Buffer.prototype, part), what).toBe(true);
+      expect(part.toString('hex'), what).toBe(hexWant.slice(2));
+    }
+    expect(Buffer.concat([b, b]).toString('hex'), what).toBe(hexWant + hexWant);
+  };
+  test('results of every size are Buffers in every respect', () => {
+    for (const n of [0, 1, 5, 31, 32, 33, 100, 1000, 1021, 1022, 1100, 5000]) {
+      const v = 'y'.repeat(n);
+      isNodeBuffer(pack(v), Buffer.from(mpEncode(v)).toString('hex'), `${n} characters`);
+    }
+  });
+  test('decoded bins are Buffers in every respect, from Buffer and Uint8Array input', () => {
+    const bin = Buffer.from('c403010203', 'hex');
+    for (const input of [bin, new Uint8Array(bin), Buffer.concat([Buffer.alloc(3), bin]).subarray(3)]) {
+      isNodeBuffer(unpack(input), '010203', 'bin of ' + input.constructor.name);
+      expect(unpack(input).buffer).toBe(input.buffer);
+    }
   });
   test('unpack accepts Buffers, including pooled ones with a byteOffset', () => {
     expect(unpack(Buffer.from('92a3616263c3', 'hex'))).toEqual(['abc', true]);

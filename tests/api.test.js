@@ -101,7 +101,7 @@ describe('output and aliasing', () => {
   });
 
   test('results of every size from the shared slab stay independent (1..1100 bytes, 3 slabs)', () => {
-    // results up to 1024 bytes are views of a shared 8 KB slab (in Node, the ones over 32 bytes)
+    // results up to 1024 bytes are views of a shared 8 KB slab
     const made = [];
     for (let n = 0; n < 1100; n += 7) {
       const v = 'x'.repeat(n);

@@ -6,7 +6,7 @@
  */
 import { DecodeError, ERROR_NAMES } from './errors.js';
 import { registry } from './ext.js';
-import { acquire, release, releaseMemory } from './runtime.js';
+import { BufferView, acquire, release, releaseMemory } from './runtime.js';
 import { readExt, readPrefixExt, syncExtConfig } from './unpack-ext.js';
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
@@ -438,6 +438,10 @@ export class TapeReader {
     /** tape cursor (word index) */
     this.t = 0;
     this.input = input;
+    /** the input's buffer and byteOffset, taken at the first binary value of a call (Node) */
+    /** @type {ArrayBufferLike | null} */
+    this.inBuf = null;
+    this.inOff = 0;
     this.keys = rt.keys;
     this.shapes = rt.shapes;
     this.int64 = opts.int64AsType;
@@ -496,6 +500,7 @@ export class TapeReader {
     this.u8 = rt.u8;
     this.t = R[res] >> 2;
     this.input = input;
+    this.inBuf = null;
     this.keys = rt.keys;
     this.shapes = rt.shapes;
     this.int64 = opts.int64AsType;
@@ -526,6 +531,7 @@ export class TapeReader {
   /** After the call: drop what it referenced (the input, strings, this call's tables). */
   end() {
     this.input = NO_BYTES;
+    this.inBuf = null;
     this.opts = /** @type {any} */ (null);
     this.A = this.U = this.b1 = this.b2 = '';
     this.shared = null;
@@ -652,9 +658,14 @@ export class TapeReader {
     // msgpackr's and cbor-x's default: a view of the caller's input (never of wasm memory)
     if (!this.opts.copyBuffers) {
       const input = this.input;
-      // a Buffer in Node whatever the input's type (as copies are)
-      if (NodeBuffer === undefined || NodeBuffer.isBuffer(input)) return input.subarray(off, off + n);
-      return NodeBuffer.from(input.buffer, input.byteOffset + off, n);
+      if (BufferView === null) return input.subarray(off, off + n);
+      // a Buffer in Node whatever the input's type (as copies are), made directly (a Buffer's
+      // subarray, and its buffer and byteOffset getters, cost more than the view)
+      if (this.inBuf === null) {
+        this.inBuf = input.buffer;
+        this.inOff = input.byteOffset;
+      }
+      return new BufferView(this.inBuf, this.inOff + off, n);
     }
     const out = NodeBuffer ? NodeBuffer.allocUnsafe(n) : new Uint8Array(n);
     out.set(this.input.subarray(off, off + n));

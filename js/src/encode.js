@@ -11,7 +11,7 @@
  * extensions (Error 0x65, Set 0x73, RegExp 0x78, typed arrays 0x74, large BigInts 0x42).
  */
 import { ExtData, packExtensions } from './ext.js';
-import { acquire, release, releaseMemory } from './runtime.js';
+import { BufferView, acquire, release, releaseMemory } from './runtime.js';
 import { DEFAULT_MAX_DEPTH, Unpackr } from './decode.js';
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
@@ -1658,21 +1658,20 @@ function emit(rt, T, cborFlags, packr) {
 }
 
 /**
- * Results of up to SLAB_MAX bytes (in Node: of more than BYTE_COPY bytes, as Buffers) are views
- * cut from a shared slab, as Node's Buffer.allocUnsafe cuts small Buffers from its pool (and
- * msgpackr its results from its buffer): V8 keeps typed arrays over 64 bytes off its heap, so a
- * fresh Uint8Array (or slice) per result costs an allocation of its own, and a view of a slab
- * does not; and the slab's word view is at hand, where a pooled Buffer's needs two getters. A
- * result keeps at most its SLAB-byte slab alive, as a pooled Buffer keeps Node's 8 KB pool.
- * Results never share bytes with each other or with wasm memory.
+ * Results of up to SLAB_MAX bytes are views cut from a shared slab (Buffers in Node, made as
+ * Node makes its own: BufferView), as Node's Buffer.allocUnsafe cuts small Buffers from its pool
+ * (and msgpackr its results from its buffer): V8 keeps typed arrays over 64 bytes off its heap,
+ * so a fresh Uint8Array (or slice) per result costs an allocation of its own, and a view of a
+ * slab does not; and the slab's word view is at hand, where a pooled Buffer's needs two getters
+ * (and allocUnsafe itself costs more than the view). A result keeps at most its SLAB-byte slab
+ * alive, as a pooled Buffer keeps Node's 8 KB pool. Results never share bytes with each other or
+ * with wasm memory.
  */
 const SLAB = 8192, SLAB_MAX = 1024;
 /** @type {ArrayBuffer | null} */
 let slab = null;
 let slabU32 = new Uint32Array(0);
 let slabOff = SLAB;
-/** Node results up to this many bytes are pooled Buffers (allocUnsafe) filled a byte at a time. */
-const BYTE_COPY = 32;
 
 /**
  * Copy n result bytes at wasm address out (4-aligned) into a new Buffer (Node) or Uint8Array.
@@ -1680,18 +1679,14 @@ const BYTE_COPY = 32;
  * @returns {Uint8Array}
  */
 function copyOut(rt, out, n) {
-  if (NodeBuffer) {
-    // a Buffer over the slab: Buffer.from(arrayBuffer) costs more than allocUnsafe, but a word
-    // copy into a pooled Buffer would need its byteOffset and buffer getters, which cost more
-    if (n > BYTE_COPY && n <= SLAB_MAX) return NodeBuffer.from(slabCopy(rt.u32, out >> 2, n), slabAt, n);
-    const b = NodeBuffer.allocUnsafe(n);
-    const u8 = rt.u8;
-    if (n > BYTE_COPY) b.set(u8.subarray(out, out + n));
-    else for (let i = 0; i < n; i++) b[i] = u8[out + i];
-    return b;
+  if (n <= SLAB_MAX) {
+    const s = slabCopy(rt.u32, out >> 2, n);
+    return BufferView !== null ? new BufferView(s, slabAt, n) : new Uint8Array(s, slabAt, n);
   }
-  if (n > SLAB_MAX) return rt.u8.slice(out, out + n);
-  return new Uint8Array(slabCopy(rt.u32, out >> 2, n), slabAt, n);
+  if (NodeBuffer === undefined) return rt.u8.slice(out, out + n);
+  const b = NodeBuffer.allocUnsafe(n);
+  b.set(rt.u8.subarray(out, out + n));
+  return b;
 }
 
 /** The byte offset in the slab of the last slabCopy. */

@@ -27,6 +27,25 @@
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
 /**
+ * In Node, a Buffer over (arrayBuffer, byteOffset, length) made the way Node makes its own: a
+ * Uint8Array subclass whose prototype is Buffer.prototype (and whose `constructor` is Buffer), so
+ * that Buffer.isBuffer, instanceof, every Buffer method, subarray and slice treat it as one.
+ * Buffer.from(arrayBuffer, ...) checks its arguments in JS first and costs twice as much, and a
+ * Buffer's subarray (species lookup) and its buffer and byteOffset getters cost more still.
+ * (Typed as a Uint8Array maker: the declarations must not need Node's types.)
+ * @type {(new (buffer: ArrayBufferLike, byteOffset: number, length: number) => Uint8Array) | null}
+ */
+export const BufferView = NodeBuffer ? bufferView(NodeBuffer) : null;
+
+/** @param {{ prototype: object }} B Node's Buffer */
+function bufferView(B) {
+  class BufferView extends Uint8Array {}
+  Object.setPrototypeOf(BufferView.prototype, B.prototype);
+  Object.defineProperty(BufferView.prototype, 'constructor', { value: B, writable: true, configurable: true });
+  return /** @type {any} */ (BufferView);
+}
+
+/**
  * Node's Buffer with the undocumented but long-stable string methods that msgpackr also uses.
  * @typedef {Uint8Array & {
  *   latin1Slice(start: number, end: number): string,
