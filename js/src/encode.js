@@ -1667,7 +1667,7 @@ function emit(rt, T, cborFlags, packr) {
  * alive, as a pooled Buffer keeps Node's 8 KB pool. Results never share bytes with each other or
  * with wasm memory.
  */
-const SLAB = 8192, SLAB_MAX = 1024;
+const SLAB = 8192, SLAB_MAX = 1024, SET_FROM = 384;
 /** @type {ArrayBuffer | null} */
 let slab = null;
 let slabU32 = new Uint32Array(0);
@@ -1704,8 +1704,11 @@ function slabCopy(src, s, n) {
     slabU32 = new Uint32Array(slab);
     at = 0;
   }
-  const dst = slabU32, d = at >> 2;
-  for (let k = 0; k < ((n + 3) >> 2); k++) dst[d + k] = src[s + k];
+  const dst = slabU32, d = at >> 2, words = (n + 3) >> 2;
+  // a word loop, up to where set() of a subarray (a view to make, then a memmove) costs less:
+  // 159 bytes 0.93x with set(), 500 bytes 1.10x, 1000 bytes 1.32x
+  if (n >= SET_FROM) dst.set(src.subarray(s, s + words), d);
+  else for (let k = 0; k < words; k++) dst[d + k] = src[s + k];
   slabOff = (at + n + 7) & ~7;
   slabAt = at;
   return slab;
