@@ -186,7 +186,8 @@ typedef struct wp_encoder {
  * of e->units and 1 per byte of e->utf8 when the tape has STR16 or STRU8 entries, and 5 per word
  * of e->keys_words when it has KEY entries (wp_encode_out_need). */
 uint32_t wp_encode_out_bound(uint32_t tape_words);
-/* wp_encode_out_bound of e's tape plus its units and UTF-8 (UINT32_MAX if that does not fit 32 bits). */
+/* wp_encode_out_bound of e's tape plus its units, UTF-8 and key words (UINT32_MAX if that does not
+ * fit 32 bits). */
 uint32_t wp_encode_out_need(const wp_encoder *e);
 
 wp_err wp_msgpack_encode(wp_encoder *e);
