@@ -297,30 +297,24 @@ typedef struct tu_strs {
     uint32_t keys_words;
 } tu_strs;
 
-/* Point e at exact-size heap copies of the strings (free with tu_strs_free). */
+/* An exact-size heap copy of n bytes at p (ASan sees any read past it); NULL when n is 0. */
+static inline void *tu_heap_copy(const void *p, size_t n) {
+    if (!n) return 0;
+    void *c = malloc(n);
+    if (!c) { perror("malloc"); exit(2); }
+    memcpy(c, p, n);
+    return c;
+}
+
+/* Point e at exact-size heap copies of the strings and keys (free with tu_strs_free). */
 static inline void tu_strs_set(wp_encoder *e, const tu_strs *x) {
     if (!x) return;
-    if (x->nunits) {
-        uint16_t *u = (uint16_t *)malloc((size_t)x->nunits * 2);
-        if (!u) { perror("malloc"); exit(2); }
-        memcpy(u, x->units, (size_t)x->nunits * 2);
-        e->units = u;
-        e->units_len = x->nunits;
-    }
-    if (x->nutf8) {
-        uint8_t *b = (uint8_t *)malloc(x->nutf8);
-        if (!b) { perror("malloc"); exit(2); }
-        memcpy(b, x->utf8, x->nutf8);
-        e->utf8 = b;
-        e->utf8_len = x->nutf8;
-    }
-    if (x->nkeys) {
-        uint32_t *k = (uint32_t *)malloc((size_t)x->nkeys * 4);
-        if (!k) { perror("malloc"); exit(2); }
-        memcpy(k, x->keys, (size_t)x->nkeys * 4);
-        e->keys = k;
-        e->keys_len = x->nkeys;
-    }
+    e->units = (const uint16_t *)tu_heap_copy(x->units, (size_t)x->nunits * 2);
+    e->units_len = x->nunits;
+    e->utf8 = (const uint8_t *)tu_heap_copy(x->utf8, x->nutf8);
+    e->utf8_len = x->nutf8;
+    e->keys = (const uint32_t *)tu_heap_copy(x->keys, (size_t)x->nkeys * 4);
+    e->keys_len = x->nkeys;
     e->keys_words = x->keys_words;
 }
 static inline void tu_strs_free(wp_encoder *e) {
