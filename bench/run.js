@@ -149,6 +149,18 @@ async function runPass(label, cfg, suites, out) {
       (shares.length ? ` This process got a median ${Math.round(median(shares) * 100)}% of a core during timed batches (min ${Math.round(shares[0] * 100)}%).` : '') +
       (others != null ? ` Other processes used ${Math.round(others * 100)}% of the machine's CPU time` + (others > 0.1 ? ' (the machine was shared: expect wide spreads).' : '.') : ''),
   );
+  const faulty = pass.suites
+    .flatMap((su) => (su.inputs ?? []).flatMap((i) => (i.rows ?? []).filter((r) => r.faultsPerOp >= 0.5).map((r) => ({ su: su.name, input: i.file ?? i.input ?? i.name ?? '?', r }))))
+    .sort((a, b) => b.r.faultsPerOp - a.r.faultsPerOp);
+  if (faulty.length) {
+    out();
+    out(
+      `Minor page faults (fresh pages from the kernel, microseconds each in a VM) during timed batches: ${faulty.length} rows paid 0.5 or more per op, ` +
+        `so their op/s depend on what malloc gave back to the kernel as much as on the code: ` +
+        faulty.slice(0, 16).map((x) => `${x.su} ${x.input} ${x.r.id} ${x.r.op} ${x.r.faultsPerOp.toFixed(1)}`).join('; ') +
+        (faulty.length > 16 ? `; and ${faulty.length - 16} more.` : '.'),
+    );
+  }
   if (pass.failures.length) {
     out();
     out(`FAILED in this pass: ${pass.failures.map((f) => `${f.suite}/${f.input ?? '-'}/${f.id}`).join(', ')}`);

@@ -125,6 +125,16 @@ function probeKey(doc) {
   return '';
 }
 
+/**
+ * Minor page faults of this process so far. A fault is the kernel handing the process a fresh
+ * page; glibc's malloc hands memory back to the kernel (trim, munmap) and takes it again, so an
+ * allocation-heavy batch can pay one fault per page of what it allocates, and in a VM a fault
+ * costs microseconds: the report shows which rows paid it.
+ */
+function minorFaults() {
+  return process.resourceUsage().minorPageFault;
+}
+
 function calibrate(item, cfg) {
   const target = cfg.batchMs * 1e6;
   const warmup = cfg.warmupMs * 1e6;
@@ -194,10 +204,12 @@ export function runInput(input, contenders, cfg, log) {
     for (let k = 0; k < items.length; k++) {
       const item = items[(k + r) % items.length];
       const c0 = process.cpuUsage();
+      const f0 = minorFaults();
       const [ns, acc] = item.batch(item.fn, item.arg, item.opsPerBatch, item.key, now);
+      const faults = minorFaults() - f0;
       const cpu = process.cpuUsage(c0);
       item.checksum += acc;
-      item.rounds.push({ ops: item.opsPerBatch, ns, cpuNs: (cpu.user + cpu.system) * 1000 });
+      item.rounds.push({ ops: item.opsPerBatch, ns, cpuNs: (cpu.user + cpu.system) * 1000, faults });
     }
   }
 
@@ -228,6 +240,7 @@ export function runInput(input, contenders, cfg, log) {
       roundCpuShare: item.rounds.map((x) => x.cpuNs / x.ns),
       cpuOpsPerSec: median(cpuRates),
       cpuShare: median(shares),
+      faultsPerOp: item.rounds.reduce((s, x) => s + x.faults, 0) / totalOps,
       checksum: item.checksum,
     };
   });
