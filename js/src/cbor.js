@@ -304,9 +304,6 @@ export class Decoder extends Unpackr {
     // cbor-x: a keyMap turns records off and maps into objects (unless useRecords is set)
     if (o && o.keyMap && !o.useRecords) o = { ...o, useRecords: false, mapsAsObjects: true };
     super(o);
-    const self = /** @type {any} */ (this);
-    // option names that are methods here (cbor-x keeps every option on the instance)
-    if (typeof self.pack !== 'function') delete self.pack;
     this.cbor = true;
     /** @type {boolean} */
     this.packOption = !!(o && o.pack);
@@ -814,8 +811,6 @@ export class Encoder extends Packr {
     const o = options || {};
     super(o);
     const self = /** @type {any} */ (this);
-    // option names that are methods here (an options object may be copied onto the instance)
-    for (const m of ['pack', 'encode', 'decode']) if (hasOwn.call(self, m) && typeof self[m] !== 'function') delete self[m];
     this.deterministic = o.deterministic === true;
     this.float64 = o.float64 === true;
     // as cbor-x: tag Uint8Arrays only where Buffer exists (so that plain byte strings, which
@@ -885,7 +880,8 @@ export class Encoder extends Packr {
     this.cborBundles = o.bundleStrings === true && !this.deterministic;
     /** the bundle of the call in progress @type {{s0: string, s1: string, size: number, open: boolean} | null} */
     this.bundle = null;
-    if (this.packStrings || this.cborBundles) self.write = this.writeStrings;
+    // an own property on every Encoder, so that they all keep one hidden class (see OPTION_SLOTS)
+    self.write = this.packStrings || this.cborBundles ? this.writeStrings : self.write;
 
     /** the decoder for this encoder's decode (cbor-x's Encoder is also a Decoder) */
     /** @type {Decoder | null} */

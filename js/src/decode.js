@@ -1213,12 +1213,57 @@ function errorFromResult(rt) {
 }
 
 /** A MessagePack decoder with options (msgpackr's Unpackr). */
+/**
+ * Every option of the Unpackr, the Packr and the CBOR Decoder and Encoder, in one order. msgpackr
+ * and cbor-x keep every option on the instance, and the encoder's hot paths read the instance
+ * (its settings, its methods) for every value: V8 reads a property fast only while the reading
+ * code sees a few hidden classes, and an instance's hidden class follows the order in which its
+ * properties were added. Copying the options as given made one hidden class per set of options
+ * (nine for the configurations the benchmarks use), and after a process had used a few of them,
+ * the plain pack of a small object took 1.5x as long. So every instance takes all of these first,
+ * in this order, and the options are then stored into them (an option name that is not here is
+ * still copied, after them).
+ */
+const OPTION_SLOTS = Object.freeze({
+  mapsAsObjects: undefined, useRecords: undefined, structures: undefined, getStructures: undefined,
+  saveStructures: undefined, shouldShareStructure: undefined, sequential: undefined, trusted: undefined,
+  maxSharedStructures: undefined, maxOwnStructures: undefined, structuredClone: undefined,
+  moreTypes: undefined, int64AsNumber: undefined, int64AsType: undefined, useFloat32: undefined,
+  maxDepth: undefined, codegen: undefined, copyBuffers: undefined, allowArraysInMapKeys: undefined,
+  maxArrayLength: undefined, maxMapLength: undefined, maxStrLength: undefined, maxBinLength: undefined,
+  maxExtLength: undefined, maxBytes: undefined, bundleStrings: undefined, useBigIntExtension: undefined,
+  largeBigIntToFloat: undefined, largeBigIntToString: undefined, useToJSON: undefined,
+  skipValues: undefined, encodeUndefinedAsNil: undefined, useTimestamp32: undefined,
+  variableMapSize: undefined, mapAsEmptyObject: undefined, setAsEmptyObject: undefined,
+  coercibleKeyAsNumber: undefined, onInvalidDate: undefined, writeFunction: undefined,
+  deterministic: undefined, float64: undefined, indefiniteLengths: undefined, tagUint8Array: undefined,
+  useSelfDescribedHeader: undefined, useTag259ForMaps: undefined, alwaysUseFloat: undefined,
+  skipFunction: undefined, keyMap: undefined, sharedValues: undefined, getShared: undefined,
+  maxPrivatePackedValues: undefined,
+});
+
+/**
+ * Store the options into the instance (its OPTION_SLOTS are there already). An option named like
+ * one of the instance's methods (CBOR's `pack: true`) is not stored: it would hide the method.
+ * @param {any} self @param {Readonly<Record<string, any>>} options
+ */
+function storeOptions(self, options) {
+  for (const k in options) {
+    if (!hasOwn.call(options, k)) continue;
+    const v = options[k];
+    if ((k === 'pack' || k === 'encode' || k === 'decode' || typeof self[k] === 'function') && typeof v !== 'function') continue;
+    self[k] = v;
+  }
+}
+const hasOwn = Object.prototype.hasOwnProperty;
+
 export class Unpackr {
   /** @param {Readonly<UnpackOptions>} [options] */
   constructor(options) {
     const o = options || {};
-    // msgpackr keeps every option on the instance (Packr reads them from there too)
-    if (options) Object.assign(this, options);
+    // msgpackr keeps every option on the instance (Packr reads them from there too): OPTION_SLOTS
+    Object.assign(this, OPTION_SLOTS);
+    if (options) storeOptions(this, options);
     /** @type {boolean} msgpackr's rule: objects when asked, or when records are turned off */
     this.mapsAsObjects = o.mapsAsObjects !== undefined ? !!o.mapsAsObjects : !!options && o.useRecords === false;
     /** @type {(string[] & {sharedLength?: number, uninitialized?: boolean, [id: number]: any}) | undefined} */
