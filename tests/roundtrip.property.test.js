@@ -73,6 +73,25 @@ describe('round trips', () => {
     expect(hex(pack('a\udc00b'))).toBe('a561efbfbd62');
   });
 
+  test('strings on both sides of the lengths where the encoder changes path, alone and in a document', () => {
+    // the JS UTF-8 loop ends at 64 characters in Node and 1024 elsewhere; past 128 (Node) or 512
+    // (browsers) characters of a call, strings of 16+ characters go to one native encode instead
+    const units = ['a', 'é', '日', '\ud83c\udf7a', '\ud800', '\udc00', 'Z'];
+    const te = new TextEncoder(), td = new TextDecoder();
+    fc.assert(fc.property(fc.constantFrom(15, 16, 63, 64, 65, 255, 256, 257, 1023, 1024, 1025, 3000), fc.array(fc.constantFrom(...units), { minLength: 1, maxLength: 8 }), fc.integer({ min: 0, max: 6 }),
+      (len, parts, lead) => {
+        let s = '';
+        for (let i = 0; s.length < len; i++) s += parts[i % parts.length];
+        s = s.slice(0, len);
+        const enc = te.encode(s);
+        expect(hex(pack(s)).endsWith(hex(enc))).toBe(true);
+        // the same string after `lead` others, so that it is past the thresholds of a call
+        const doc = [...Array.from({ length: lead }, (_, i) => s.slice(i, i + 200)), s];
+        const back = unpack(pack(doc));
+        expect(back).toEqual(doc.map((x) => td.decode(te.encode(x))));
+      }), RUNS);
+  });
+
   test('integers', () => {
     fc.assert(fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.integer({ min: -200, max: 70000 })), (n) => {
       expect(roundtrip(n)).toBe(n === 0 ? 0 : n);

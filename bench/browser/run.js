@@ -333,6 +333,7 @@ async function main() {
     bundle(path.join(REPO_DIR, 'js', 'src', 'index.browser.js'), { minify: true, plugins: [wirepackSideEffects] }),
     userBundleCheck(),
   ]);
+  if (process.env.WP_PROFILE) fs.writeFileSync(process.env.WP_PROFILE + '.page.js', pageJs);
   const example4Text = fs.readFileSync(path.join(BENCH_DIR, 'fixtures', 'example4.json'), 'utf8');
   const html = '<!doctype html><meta charset="utf-8"><title>wirepack browser bench</title><script type="module" src="/page.js"></script>';
   const server = await startServer({
@@ -387,6 +388,8 @@ async function main() {
     report.wasm = wasm;
 
     const stat0 = readProcStat();
+    const pcdp = process.env.WP_PROFILE ? await context.newCDPSession(page) : null;
+    if (pcdp) { await pcdp.send('Profiler.enable'); await pcdp.send('Profiler.setSamplingInterval', { interval: 50 }); await pcdp.send('Profiler.start'); }
     for (const input of inputs) {
       log(`[browser] ${input} ...`);
       const t0 = process.hrtime.bigint();
@@ -400,6 +403,7 @@ async function main() {
       report.inputs.push(res);
       log(`[browser] ${input} done in ${(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(1)} s`);
     }
+    if (pcdp) { const { profile } = await pcdp.send('Profiler.stop'); fs.writeFileSync(process.env.WP_PROFILE, JSON.stringify(profile)); }
     const stat1 = readProcStat();
     if (stat0 && stat1 && stat1.total > stat0.total) report.machineBusyShare = (stat1.busy - stat0.busy) / (stat1.total - stat0.total);
     report.pageErrors = pageErrors;

@@ -109,8 +109,15 @@ const BLOB_AFTER = 128, BLOB_MIN = 16;
  * through an encodeInto of their own), and below 512 characters strings.json lost ~5%.
  */
 const BLOB_AFTER_WEB = 512, BLOB_MAX_WEB = 256;
-/** Strings shorter than this are encoded to UTF-8 in JS (3n bytes fit in n words after the header). */
-const SHORT_STRING = 64;
+/**
+ * Strings shorter than this are encoded to UTF-8 in JS (3n bytes fit in n words after the header).
+ * In Node, longer ones go to Buffer#utf8Write. Without Buffer they would go to TextEncoder's
+ * encodeInto, which in Chromium costs a subarray of wasm memory (~190 ns) and a call that writes
+ * into wasm memory at half its speed into a plain ArrayBuffer: 0.7 µs for 64 characters, where
+ * the loop takes 0.2; the loop is as fast up to ~1,000 characters of ASCII or CJK (strings.json in
+ * Chromium 2.4x with the change, example4 1.2x).
+ */
+const SHORT_STRING = NodeBuffer ? 64 : 1024;
 
 /** A node of the record transition trie: the keys so far; a record id once one is assigned. */
 class Transition {
@@ -1664,10 +1671,15 @@ function emit(rt, T, cborFlags, packr) {
  * so a fresh Uint8Array (or slice) per result costs an allocation of its own, and a view of a
  * slab does not; and the slab's word view is at hand, where a pooled Buffer's needs two getters
  * (and allocUnsafe itself costs more than the view). A result keeps at most its SLAB-byte slab
- * alive, as a pooled Buffer keeps Node's 8 KB pool. Results never share bytes with each other or
- * with wasm memory.
+ * alive, as a pooled Buffer keeps Node's 8 KB pool (256 KB without Buffer: see below). Results
+ * never share bytes with each other or with wasm memory.
  */
-const SLAB = 8192, SLAB_MAX = 1024, SET_FROM = 384;
+const SLAB = NodeBuffer ? 8192 : 262144, SLAB_MAX = NodeBuffer ? 1024 : 32768, SET_FROM = 384;
+// (Without Buffer the slab is 256 KB and serves results of up to 32 KB: in Chromium, here, an
+// ArrayBuffer costs 2 µs to allocate at 1 KB and 30-100 µs at 8 KB and up, so a result of its
+// own, or a new 8 KB slab every 26 results of 300 bytes, cost more than the rest of a small pack:
+// Chromium 1.0-1.3x on the fixtures. A small result can then keep 256 KB alive, as a result of
+// msgpackr's keeps its whole buffer.)
 /** @type {ArrayBuffer | null} */
 let slab = null;
 let slabU32 = new Uint32Array(0);
