@@ -40,9 +40,12 @@ const CODEGEN_IN_CALL = 2, CODEGEN_AFTER = 2, CODEGEN_MAX = 256;
  * SHORT_AREA bytes of the area are left, are made from their bytes by one String.fromCharCode
  * call (7-36 ns in Node 20 up to 16 bytes, 60-100 ns at 24-32) instead of starting a chunk (one
  * latin1 decode: 100-160 ns however short): a small message needs no area decode at all. With
- * more of the area left, one chunk and a slice per string (10-30 ns) cost less.
+ * more of the area left, one chunk and a slice per string (10-30 ns) cost less. Without Buffer
+ * the chunk is a TextDecoder call, ~500 ns however short in Chromium (fromCharCode ~4.4 ns a
+ * byte, a slice 26 ns), so there the bound is 256 bytes, about where the two cost the same for
+ * strings of 8-16 bytes (Chromium, sample-medium 1.49-1.53x, the other fixtures within noise).
  */
-const SHORT_ASCII = 32, SHORT_AREA = 64;
+const SHORT_ASCII = 32, SHORT_AREA = NodeBuffer ? 64 : 256;
 /**
  * Bytes of string area made into one JS string at a time. Below V8's large-object size (a
  * 240 KB one-byte string took 8x as long to make as two of 120 KB), and the most a decoded
