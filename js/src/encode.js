@@ -1671,15 +1671,16 @@ function emit(rt, T, cborFlags, packr) {
  * so a fresh Uint8Array (or slice) per result costs an allocation of its own, and a view of a
  * slab does not; and the slab's word view is at hand, where a pooled Buffer's needs two getters
  * (and allocUnsafe itself costs more than the view). A result keeps at most its SLAB-byte slab
- * alive, as a pooled Buffer keeps Node's 8 KB pool (256 KB without Buffer: see below). Results
+ * alive, as a pooled Buffer keeps Node's 8 KB pool (64 KB without Buffer: see below). Results
  * never share bytes with each other or with wasm memory.
  */
-const SLAB = NodeBuffer ? 8192 : 262144, SLAB_MAX = NodeBuffer ? 1024 : 32768, SET_FROM = 384;
-// (Without Buffer the slab is 256 KB and serves results of up to 32 KB: in Chromium, here, an
-// ArrayBuffer costs 2 µs to allocate at 1 KB and 30-100 µs at 8 KB and up, so a result of its
-// own, or a new 8 KB slab every 26 results of 300 bytes, cost more than the rest of a small pack:
-// Chromium 1.0-1.3x on the fixtures. A small result can then keep 256 KB alive, as a result of
-// msgpackr's keeps its whole buffer.)
+const SLAB = NodeBuffer ? 8192 : 65536, SLAB_MAX = NodeBuffer ? 1024 : 16384, SET_FROM = 384;
+// (Without Buffer the slab is 64 KB and serves results of up to 16 KB: in Chromium, here, an
+// ArrayBuffer costs 2 µs to allocate at 1 KB and 30-100 µs at 8 KB and up (the GCs it brings on
+// included), so a result of its own, or a new 8 KB slab every 26 results of 300 bytes, cost more
+// than the rest of a small pack: Chromium 1.0-1.3x on the fixtures. 256 KB slabs measured the
+// same, 1 MB ones 0.54-0.67x. A small result can then keep 64 KB alive, as a result of msgpackr's
+// keeps its whole buffer.)
 /** @type {ArrayBuffer | null} */
 let slab = null;
 let slabU32 = new Uint32Array(0);
