@@ -333,7 +333,11 @@ async function main() {
     bundle(path.join(REPO_DIR, 'js', 'src', 'index.browser.js'), { minify: true, plugins: [wirepackSideEffects] }),
     userBundleCheck(),
   ]);
-  if (process.env.WP_PROFILE) fs.writeFileSync(process.env.WP_PROFILE + '.page.js', pageJs);
+  // BENCH_BROWSER_PROFILE=file: a CPU profile of the timed inputs (Chrome DevTools format, for
+  // `node --cpu-prof`-style tools) goes there, and the page's bundle, whose lines it refers to,
+  // next to it as file.page.js
+  const profileTo = process.env.BENCH_BROWSER_PROFILE || null;
+  if (profileTo) fs.writeFileSync(`${profileTo}.page.js`, pageJs);
   const example4Text = fs.readFileSync(path.join(BENCH_DIR, 'fixtures', 'example4.json'), 'utf8');
   const html = '<!doctype html><meta charset="utf-8"><title>wirepack browser bench</title><script type="module" src="/page.js"></script>';
   const server = await startServer({
@@ -388,8 +392,12 @@ async function main() {
     report.wasm = wasm;
 
     const stat0 = readProcStat();
-    const pcdp = process.env.WP_PROFILE ? await context.newCDPSession(page) : null;
-    if (pcdp) { await pcdp.send('Profiler.enable'); await pcdp.send('Profiler.setSamplingInterval', { interval: 50 }); await pcdp.send('Profiler.start'); }
+    const profiler = profileTo ? await context.newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 50 });
+      await profiler.send('Profiler.start');
+    }
     for (const input of inputs) {
       log(`[browser] ${input} ...`);
       const t0 = process.hrtime.bigint();
@@ -403,7 +411,11 @@ async function main() {
       report.inputs.push(res);
       log(`[browser] ${input} done in ${(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(1)} s`);
     }
-    if (pcdp) { const { profile } = await pcdp.send('Profiler.stop'); fs.writeFileSync(process.env.WP_PROFILE, JSON.stringify(profile)); }
+    if (profiler && profileTo) {
+      const { profile } = await profiler.send('Profiler.stop');
+      fs.writeFileSync(profileTo, JSON.stringify(profile));
+      log(`[browser] CPU profile written to ${profileTo} (page bundle: ${profileTo}.page.js)`);
+    }
     const stat1 = readProcStat();
     if (stat0 && stat1 && stat1.total > stat0.total) report.machineBusyShare = (stat1.busy - stat0.busy) / (stat1.total - stat0.total);
     report.pageErrors = pageErrors;
