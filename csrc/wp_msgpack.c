@@ -262,11 +262,15 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                         goto item_done;
                     }
                 }
-                /* a bundled string reference (or the bundle before it) is still a string key */
+                /* a bundled string reference (or the bundle before it) is still a string key: a
+                 * bundle is what the extension case below takes as one (type 0x62, 4 or more
+                 * bytes, not raw); any other extension is a key of its own kind (the map is a Map) */
                 bool str_like = bundle_on && b == 0xc1;
                 if (bundles && !str_like && (b == 0xd6 || b == 0xc7 || b == 0xc8 || b == 0xc9) && wp_rd_has(&r, 6)) {
+                    const uint8_t *q = wp_rd_ptr(&r);
                     uint32_t to = b == 0xd6 ? 1 : b == 0xc7 ? 2 : b == 0xc8 ? 3 : 5;
-                    str_like = r.base[start + to] == 0x62;
+                    uint32_t en = b == 0xd6 ? 4 : b == 0xc7 ? q[1] : b == 0xc8 ? wp_be16(q + 1) : wp_be32(q + 1);
+                    str_like = q[to] == 0x62 && en >= 4 && !(xc && wp_bit(xc->raw, 0x62));
                 }
                 top->flags &= ~(uint32_t)(str_like ? FR_ALL_INTERNED : (FR_ALL_STR | FR_ALL_INTERNED));
                 goto value;

@@ -119,3 +119,27 @@ describe('property', () => {
     }), { numRuns: 200 });
   });
 });
+
+describe('extensions of the bundle type that are not bundles', () => {
+  // a map key that is an extension of type 0x62 but shorter than a bundle (4 bytes) is an
+  // extension key like any other: the map comes back as a Map with it, never as an object whose
+  // key is "[object Object]" (found by fuzz_msgpack_decode; C took any 0x62 key for a bundle)
+  test.each([
+    ['ext8 of 1 byte', '81c7016200a3616263'],
+    ['ext8 of 3 bytes', '81c703620a0b0ca3616263'],
+    ['fixext2', '81d5620a0ba3616263'],
+  ])('%s as a key', (_name, h) => {
+    const bytes = Uint8Array.from(h.match(/../g).map((x) => parseInt(x, 16)));
+    const other = bytes.slice();
+    other[h.startsWith('81c7') ? 3 : 2] = 0x63; // the same with type 0x63
+    const v = new Unpackr({ useRecords: false }).unpack(bytes);
+    expect(v).toBeInstanceOf(Map);
+    const [[k, x]] = [...v];
+    expect(x).toBe('abc');
+    expect(k.type).toBe(0x62);
+    const w = new Unpackr({ useRecords: false }).unpack(other);
+    expect(w).toBeInstanceOf(Map);
+    expect([...w][0][0].type).toBe(0x63);
+    expect([...k.data]).toEqual([...[...w][0][0].data]);
+  });
+});
