@@ -6,8 +6,8 @@
 // small objects 1.5x slower.) The order of own property names is what decides the hidden class,
 // so it is what is compared here.
 import { describe, test, expect } from 'vitest';
-import { Packr, Unpackr } from 'wirepack';
-import { Encoder, Decoder } from 'wirepack/cbor';
+import { Packr, Unpackr, PackrTransformStream, UnpackrTransformStream } from 'wirepack';
+import { Encoder, Decoder, EncoderTransformStream } from 'wirepack/cbor';
 
 const value = { id: 7, name: 'x', tags: ['a', 'b'], nested: { ok: true, n: [1, 2.5, -3] }, when: new Date(0) };
 
@@ -67,6 +67,16 @@ describe('every instance of a class has one set of own properties, in one order'
       for (let i = 1; i < made.length; i++) expect(ownNames(made[i]), `${cls} config ${i}, after a call`).toBe(after);
     });
   }
+
+  test('the codec a web stream makes has the class of a plain one (stream options stay with the stream)', () => {
+    const opts = { writableStrategy: { highWaterMark: 4 }, readableStrategy: { highWaterMark: 4 }, maxIncompleteBufferSize: 1 << 20 };
+    const p = /** @type {any} */ (new PackrTransformStream(opts)).packr;
+    const u = /** @type {any} */ (new UnpackrTransformStream(opts)).unpackr;
+    const e = /** @type {any} */ (new EncoderTransformStream(opts)).encoder;
+    expect(ownNames(p)).toBe(ownNames(new Packr({ sequential: true })));
+    expect(ownNames(u)).toBe(ownNames(new Unpackr()));
+    expect(ownNames(e)).toBe(ownNames(new Encoder({ sequential: true })));
+  });
 
   test('an option named like a method does not hide the method, and options stay readable', () => {
     const e = new Encoder({ pack: true, useRecords: false });

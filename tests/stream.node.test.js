@@ -273,3 +273,14 @@ describe('CommonJS build (dist)', () => {
     same((await run(new c.DecoderStream(), bytewise(await encodeAll(new c.EncoderStream(), vals)))).out, vals);
   });
 });
+
+describe('stream options stay with the stream', () => {
+  const names = (/** @type {object} */ o) => Object.getOwnPropertyNames(o).join(' ');
+  test('the codec a Node stream makes has the own properties of a plain one', () => {
+    const opts = { highWaterMark: 4, readableObjectMode: true, emitClose: true, maxIncompleteBufferSize: 1 << 20 };
+    expect(names(/** @type {any} */ (new mp.PackrStream(opts)).packr)).toBe(names(new mp.Packr({ sequential: true })));
+    expect(names(/** @type {any} */ (new mp.UnpackrStream(opts)).unpackr)).toBe(names(new mp.Unpackr()));
+    expect(names(/** @type {any} */ (new cb.EncoderStream(opts)).encoder)).toBe(names(new cb.Encoder({ sequential: true })));
+    expect(names(/** @type {any} */ (new cb.DecoderStream(opts)).chunks.decoder)).toBe(names(new cb.Decoder()));
+  });
+});

@@ -813,7 +813,30 @@ export function cborDecodeIter(bufferIterator, options) {
  * @param {any} options
  */
 export function streamOptions(options) {
-  return Object.assign({}, options, { structures: [] });
+  return codecOptions(options, { structures: [] });
+}
+
+/**
+ * Option names that belong to a stream (Node's Transform, web streams' strategies, the codec
+ * instance given to use, the incomplete-value bound), not to the codec it makes.
+ */
+const STREAM_ONLY = new Set(['highWaterMark', 'objectMode', 'readableObjectMode', 'writableObjectMode',
+  'readableHighWaterMark', 'writableHighWaterMark', 'decodeStrings', 'defaultEncoding', 'encoding', 'emitClose',
+  'autoDestroy', 'signal', 'allowHalfOpen', 'captureRejections', 'writableStrategy', 'readableStrategy',
+  'packr', 'unpackr', 'encoder', 'decoder', 'maxIncompleteBufferSize']);
+
+/**
+ * The options of the codec a stream makes: its own options without the stream's (which the codec
+ * would keep as properties of its own and so get a hidden class of its own: see OPTION_SLOTS in
+ * decode.js), with `patch` over them.
+ * @param {any} options @param {any} [patch]
+ * @returns {any}
+ */
+export function codecOptions(options, patch) {
+  /** @type {Record<string, any>} */
+  const o = {};
+  if (options) for (const k of Object.keys(options)) if (!STREAM_ONLY.has(k)) o[k] = options[k];
+  return patch ? Object.assign(o, patch) : o;
 }
 
 /**

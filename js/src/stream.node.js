@@ -13,7 +13,7 @@ import { Transform } from 'node:stream';
 import { Packr } from './encode.js';
 import { Unpackr } from './decode.js';
 import { Encoder as CborEncoder, Decoder as CborDecoder } from './cbor.js';
-import { ChunkDecoder, CborChunkDecoder, encodeAsAsyncIterableWith, encodeIfPlain, streamOptions, streamUnpackr } from './iterators.js';
+import { ChunkDecoder, CborChunkDecoder, codecOptions, encodeAsAsyncIterableWith, encodeIfPlain, streamOptions, streamUnpackr } from './iterators.js';
 
 /**
  * @typedef {import('node:stream').TransformOptions} TransformOptions
@@ -39,7 +39,7 @@ export class PackrStream extends Transform {
     super(o);
     o.sequential = true;
     /** @type {Packr} */
-    this.packr = o.packr || new Packr(o);
+    this.packr = o.packr || new Packr(codecOptions(o));
   }
 
   /**
@@ -145,7 +145,7 @@ export class CborEncoderStream extends Transform {
     super(o);
     o.sequential = true;
     /** @type {CborEncoder} */
-    this.encoder = o.encoder || new CborEncoder(o);
+    this.encoder = o.encoder || new CborEncoder(codecOptions(o));
   }
 
   /**

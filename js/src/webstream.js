@@ -18,7 +18,7 @@
 import { Packr } from './encode.js';
 import { Unpackr } from './decode.js';
 import { Encoder as CborEncoder, Decoder as CborDecoder } from './cbor.js';
-import { ChunkDecoder, CborChunkDecoder, encodeAsAsyncIterableWith, encodeIfPlain, streamOptions, streamUnpackr } from './iterators.js';
+import { ChunkDecoder, CborChunkDecoder, codecOptions, encodeAsAsyncIterableWith, encodeIfPlain, streamOptions, streamUnpackr } from './iterators.js';
 
 /**
  * TransformStream where the platform has one; elsewhere constructing throws.
@@ -79,7 +79,7 @@ export class PackrTransformStream extends Base {
   /** @param {PackrTransformOptions} [options] */
   constructor(options) {
     const o = Object.assign({}, options, { sequential: true });
-    const packr = o.packr || new Packr(o);
+    const packr = o.packr || new Packr(codecOptions(o));
     super({
       transform(value, controller) {
         controller.enqueue(packr.pack(value));
@@ -108,7 +108,7 @@ export class CborEncoderTransformStream extends Base {
   /** @param {EncoderTransformOptions} [options] */
   constructor(options) {
     const o = Object.assign({}, options, { sequential: true });
-    const encoder = o.encoder || new CborEncoder(o);
+    const encoder = o.encoder || new CborEncoder(codecOptions(o));
     super({
       transform(value, controller) {
         // nothing to walk inside: encoded at once (no async generator, as CborEncoderStream)
