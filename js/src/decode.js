@@ -1215,7 +1215,6 @@ function errorFromResult(rt) {
   return new DecodeError(ERROR_NAMES[code] || `E${code}`, rt.u32[rt.res + 13]);
 }
 
-/** A MessagePack decoder with options (msgpackr's Unpackr). */
 /**
  * Every option of the Unpackr, the Packr and the CBOR Decoder and Encoder, in one order. msgpackr
  * and cbor-x keep every option on the instance, and the encoder's hot paths read the instance
@@ -1245,6 +1244,8 @@ const OPTION_SLOTS = Object.freeze({
   maxPrivatePackedValues: undefined,
 });
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /**
  * Store the options into the instance (its OPTION_SLOTS are there already). An option named like
  * one of the instance's methods (CBOR's `pack: true`) is not stored: it would hide the method.
@@ -1258,8 +1259,8 @@ function storeOptions(self, options) {
     self[k] = v;
   }
 }
-const hasOwn = Object.prototype.hasOwnProperty;
 
+/** A MessagePack decoder with options (msgpackr's Unpackr). */
 export class Unpackr {
   /** @param {Readonly<UnpackOptions>} [options] */
   constructor(options) {

@@ -114,8 +114,8 @@ const BLOB_AFTER_WEB = 512, BLOB_MAX_WEB = 256;
  * In Node, longer ones go to Buffer#utf8Write. Without Buffer they would go to TextEncoder's
  * encodeInto, which in Chromium costs a subarray of wasm memory (~190 ns) and a call that writes
  * into wasm memory at half its speed into a plain ArrayBuffer: 0.7 µs for 64 characters, where
- * the loop takes 0.2; the loop is as fast up to ~1,000 characters of ASCII or CJK (strings.json in
- * Chromium 2.4x with the change, example4 1.2x).
+ * the loop takes 0.2; the loop is as fast up to ~1,000 characters of ASCII or CJK (with the 64 KB
+ * slabs below: strings.json in Chromium 2.0x, example4 1.2x).
  */
 const SHORT_STRING = NodeBuffer ? 64 : 1024;
 
