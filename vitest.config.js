@@ -51,6 +51,9 @@ export default defineConfig({
           include,
           exclude,
           setupFiles: ['tests/setup-seed.js'],
+          // the projects run side by side on CI's two cores: the heaviest property tests take
+          // 3-4 s alone and once took 5.9 s there (a timeout catches a hang, not slowness)
+          testTimeout: 30000,
         },
       },
       {
@@ -87,6 +90,7 @@ export default defineConfig({
           include,
           exclude,
           setupFiles: ['tests/setup-seed.js', 'tests/setup-emcc.js'],
+          testTimeout: 30000, // as the node project
         },
       },
     ],
