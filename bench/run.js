@@ -150,7 +150,7 @@ async function runPass(label, cfg, suites, out) {
       (others != null ? ` Other processes used ${Math.round(others * 100)}% of the machine's CPU time` + (others > 0.1 ? ' (the machine was shared: expect wide spreads).' : '.') : ''),
   );
   const faulty = pass.suites
-    .flatMap((su) => (su.inputs ?? []).flatMap((i) => (i.rows ?? []).filter((r) => r.faultsPerOp >= 0.5).map((r) => ({ su: su.name, input: i.file ?? i.input ?? i.name ?? '?', r }))))
+    .flatMap((su) => (su.inputs ?? []).flatMap((i) => (i.rows ?? []).filter((r) => r.faultsPerOp >= 0.5).map((r) => ({ su: su.name, input: i.input, r }))))
     .sort((a, b) => b.r.faultsPerOp - a.r.faultsPerOp);
   if (faulty.length) {
     out();

@@ -411,7 +411,7 @@ async function main() {
       report.inputs.push(res);
       log(`[browser] ${input} done in ${(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(1)} s`);
     }
-    if (profiler && profileTo) {
+    if (profiler) {
       const { profile } = await profiler.send('Profiler.stop');
       fs.writeFileSync(profileTo, JSON.stringify(profile));
       log(`[browser] CPU profile written to ${profileTo} (page bundle: ${profileTo}.page.js)`);
