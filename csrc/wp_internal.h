@@ -43,6 +43,14 @@ WP_INLINE uint64_t wp_be64(const uint8_t *p) { return ((uint64_t)wp_be32(p) << 3
 WP_INLINE void wp_put_be32(uint8_t *p, uint32_t v) { v = __builtin_bswap32(v); __builtin_memcpy(p, &v, 4); }
 WP_INLINE void wp_put_be64(uint8_t *p, uint64_t v) { v = __builtin_bswap64(v); __builtin_memcpy(p, &v, 8); }
 #endif
+/* v's bytes, lowest first (UTF-8 built in a word) */
+WP_INLINE void wp_store_le32(uint8_t *p, uint32_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    __builtin_memcpy(p, &v, 4);
+#else
+    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+#endif
+}
 WP_INLINE uint64_t wp_load_u64(const uint8_t *p) { uint64_t v; __builtin_memcpy(&v, p, 8); return v; }
 WP_INLINE uint32_t wp_load_u32(const uint8_t *p) { uint32_t v; __builtin_memcpy(&v, p, 4); return v; }
 WP_INLINE double wp_f64_from_bits(uint64_t b) { double d; __builtin_memcpy(&d, &b, 8); return d; }
@@ -167,8 +175,9 @@ uint32_t wp_utf8_span_units(const uint8_t *s, uint32_t avail, uint32_t n);
 /* Whether all n UTF-16 units are ASCII, writing them to out as bytes when they are (out holds n
  * bytes; its contents are unspecified when not). */
 bool wp_utf16_ascii_narrow(const uint16_t *s, uint32_t n, uint8_t *out);
-/* Encode n UTF-16 units as UTF-8 as TextEncoder does; out holds wp_utf16_utf8_len(s, n) bytes,
- * which is what it returns. */
+/* Encode n UTF-16 units as UTF-8 as TextEncoder does; returns the bytes written, which is
+ * wp_utf16_utf8_len(s, n). out holds that plus 12 bytes, which it may overwrite (blocks of units
+ * are written as whole vectors or words). */
 uint32_t wp_utf16_to_utf8(const uint16_t *s, uint32_t n, uint8_t *out);
 
 /* The count of a tape entry with payload p: p, or (p == WP_LEN_ESCAPE) the word at *next, which

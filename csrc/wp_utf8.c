@@ -110,15 +110,177 @@ bool wp_utf16_ascii_narrow(const uint16_t *s, uint32_t n, uint8_t *out) {
     return true;
 }
 
+/* The UTF-8 of a unit c that is not a surrogate, in the low bytes of a word (first byte lowest),
+ * and its length, with no branch on its size: mixed text (Greek, Cyrillic or CJK between ASCII
+ * spaces and punctuation) mispredicted a branch per unit. */
+WP_INLINE uint32_t wp_utf8_word(uint32_t c, uint32_t *len) {
+    const uint32_t two = c >= 0x80u, three = c >= 0x800u;
+    const uint32_t w2 = (0xc0u | (c >> 6)) | ((0x80u | (c & 0x3fu)) << 8);
+    const uint32_t w3 = (0xe0u | (c >> 12)) | ((0x80u | ((c >> 6) & 0x3fu)) << 8) | ((0x80u | (c & 0x3fu)) << 16);
+    *len = 1u + two + three;
+    return three ? w3 : two ? w2 : c;
+}
+
+#if defined(__wasm_simd128__)
+WP_INLINE bool wp_u16x8_any_surrogate(const uint16_t *s) {
+    v128_t v = wasm_v128_and(wasm_v128_load(s), wasm_i16x8_splat((int16_t)0xf800));
+    return wasm_v128_any_true(wasm_i16x8_eq(v, wasm_i16x8_splat((int16_t)0xd800)));
+}
+/* The UTF-8 bytes of 8 units none of which is a surrogate. */
+WP_INLINE uint32_t wp_u16x8_utf8_len(const uint16_t *s) {
+    v128_t v = wasm_v128_load(s);
+    uint32_t two = (uint32_t)wasm_i16x8_bitmask(wasm_u16x8_ge(v, wasm_i16x8_splat(0x80)));
+    uint32_t three = (uint32_t)wasm_i16x8_bitmask(wasm_u16x8_ge(v, wasm_i16x8_splat(0x800)));
+    return 8u + (uint32_t)__builtin_popcount(two) + (uint32_t)__builtin_popcount(three);
+}
+
+/* Swizzle masks that gather the UTF-8 of 4 units, each in its own 32-bit lane (1 to 3 bytes,
+ * first byte lowest), into consecutive bytes: row sum((length_k - 1) * 3^k) over the units k,
+ * bytes 4k .. 4k + length_k - 1 in order, then 0x80 (a zero byte). Generated; the long-string
+ * tests of tests/boundaries.test.js encode every row in every position (a wrong byte fails them). */
+static const uint8_t wp_utf8_gather4[81][16] = {
+    {0, 4, 8, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 8, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 8, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 8, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 8, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 8, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 6, 8, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 6, 8, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 6, 8, 12, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 8, 9, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 8, 9, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 8, 9, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 8, 9, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 8, 9, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 8, 9, 12, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 6, 8, 9, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 6, 8, 9, 12, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 6, 8, 9, 12, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 8, 9, 10, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 8, 9, 10, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 8, 9, 10, 12, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 8, 9, 10, 12, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 8, 9, 10, 12, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 8, 9, 10, 12, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 6, 8, 9, 10, 12, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 6, 8, 9, 10, 12, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 128, 128, 128, 128, 128, 128},
+    {0, 4, 8, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 8, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 8, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 8, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 8, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 8, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 6, 8, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 6, 8, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 6, 8, 12, 13, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 8, 9, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 8, 9, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 8, 9, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 8, 9, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 8, 9, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 8, 9, 12, 13, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 6, 8, 9, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 6, 8, 9, 12, 13, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 6, 8, 9, 12, 13, 128, 128, 128, 128, 128, 128},
+    {0, 4, 8, 9, 10, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 8, 9, 10, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 8, 9, 10, 12, 13, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 8, 9, 10, 12, 13, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 8, 9, 10, 12, 13, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 8, 9, 10, 12, 13, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 6, 8, 9, 10, 12, 13, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 6, 8, 9, 10, 12, 13, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 128, 128, 128, 128, 128},
+    {0, 4, 8, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 8, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 8, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 8, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 8, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 8, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 6, 8, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 6, 8, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 6, 8, 12, 13, 14, 128, 128, 128, 128, 128, 128},
+    {0, 4, 8, 9, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 8, 9, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 8, 9, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 8, 9, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 8, 9, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 8, 9, 12, 13, 14, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 6, 8, 9, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 6, 8, 9, 12, 13, 14, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 6, 8, 9, 12, 13, 14, 128, 128, 128, 128, 128},
+    {0, 4, 8, 9, 10, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 8, 9, 10, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 8, 9, 10, 12, 13, 14, 128, 128, 128, 128, 128, 128},
+    {0, 4, 5, 8, 9, 10, 12, 13, 14, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 8, 9, 10, 12, 13, 14, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 8, 9, 10, 12, 13, 14, 128, 128, 128, 128, 128},
+    {0, 4, 5, 6, 8, 9, 10, 12, 13, 14, 128, 128, 128, 128, 128, 128},
+    {0, 1, 4, 5, 6, 8, 9, 10, 12, 13, 14, 128, 128, 128, 128, 128},
+    {0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 128, 128, 128, 128},
+};
+/* sum(3^k) over the set bits k of a 4-bit mask: with the masks of units of 2+ and of 3 bytes,
+ * the row of wp_utf8_gather4 */
+static const uint8_t wp_pow3_sum[16] = { 0, 1, 3, 4, 9, 10, 12, 13, 27, 28, 30, 31, 36, 37, 39, 40 };
+
+/* The UTF-8 of 4 units (32-bit lanes of x, none a surrogate) at out: 16 bytes written, the
+ * length returned. */
+WP_INLINE uint32_t wp_u32x4_to_utf8(v128_t x, uint8_t *out) {
+    const v128_t is2 = wasm_i32x4_gt(x, wasm_i32x4_splat(0x7f)); /* (signed: x < 2^16) */
+    const v128_t is3 = wasm_i32x4_gt(x, wasm_i32x4_splat(0x7ff));
+    const v128_t lo6 = wasm_v128_or(wasm_v128_and(x, wasm_i32x4_splat(0x3f)), wasm_i32x4_splat(0x80));
+    const v128_t mid6 = wasm_v128_or(wasm_v128_and(wasm_u32x4_shr(x, 6), wasm_i32x4_splat(0x3f)), wasm_i32x4_splat(0x80));
+    const v128_t w3 = wasm_v128_or(wasm_v128_or(wasm_v128_or(wasm_u32x4_shr(x, 12), wasm_i32x4_splat(0xe0)),
+                                                wasm_i32x4_shl(mid6, 8)), wasm_i32x4_shl(lo6, 16));
+    const v128_t w2 = wasm_v128_or(wasm_v128_or(wasm_u32x4_shr(x, 6), wasm_i32x4_splat(0xc0)), wasm_i32x4_shl(lo6, 8));
+    const v128_t w = wasm_v128_bitselect(w3, wasm_v128_bitselect(w2, x, is2), is3);
+    const uint32_t b2 = (uint32_t)wasm_i32x4_bitmask(is2), b3 = (uint32_t)wasm_i32x4_bitmask(is3);
+    wasm_v128_store(out, wasm_i8x16_swizzle(w, wasm_v128_load(wp_utf8_gather4[wp_pow3_sum[b2] + wp_pow3_sum[b3]])));
+    return 4u + (uint32_t)__builtin_popcount(b2) + (uint32_t)__builtin_popcount(b3);
+}
+
+/* The UTF-8 of 8 units none of which is a surrogate at out (up to 12 bytes written past it). */
+WP_INLINE uint32_t wp_u16x8_to_utf8(const uint16_t *s, uint8_t *out) {
+    const v128_t v = wasm_v128_load(s);
+    const uint32_t o = wp_u32x4_to_utf8(wasm_u32x4_extend_low_u16x8(v), out);
+    return o + wp_u32x4_to_utf8(wasm_u32x4_extend_high_u16x8(v), out + o);
+}
+#else
+WP_INLINE bool wp_u16x8_any_surrogate(const uint16_t *s) {
+    uint32_t any = 0;
+    for (uint32_t k = 0; k < 8; k++) any |= (uint32_t)((s[k] & 0xf800u) == 0xd800u);
+    return any != 0;
+}
+WP_INLINE uint32_t wp_u16x8_utf8_len(const uint16_t *s) {
+    uint32_t len = 8;
+    for (uint32_t k = 0; k < 8; k++) len += (uint32_t)(s[k] >= 0x80u) + (uint32_t)(s[k] >= 0x800u);
+    return len;
+}
+WP_INLINE uint32_t wp_u16x8_to_utf8(const uint16_t *s, uint8_t *out) {
+    uint32_t o = 0;
+    for (uint32_t k = 0; k < 8; k++) {
+        uint32_t len;
+        wp_store_le32(out + o, wp_utf8_word(s[k], &len));
+        o += len;
+    }
+    return o;
+}
+#endif
+
 uint32_t wp_utf16_utf8_len(const uint16_t *s, uint32_t n) {
     uint32_t i = 0, len = 0;
     while (i < n) {
-        if (i + 8 <= n && wp_u16x8_ascii(s + i)) { i += 8; len += 8; continue; }
+        /* blocks of 8: ASCII, or counted at once when there is no surrogate among them */
+        if (i + 8 <= n) {
+            if (wp_u16x8_ascii(s + i)) { i += 8; len += 8; continue; }
+            if (!wp_u16x8_any_surrogate(s + i)) { len += wp_u16x8_utf8_len(s + i); i += 8; continue; }
+        }
         uint32_t c = wp_u16_at(s, i);
-        if (c < 0x80u) { len += 1; i += 1; }
-        else if (c < 0x800u) { len += 2; i += 1; }
+        if ((c & 0xf800u) != 0xd800u) { len += 1u + (uint32_t)(c >= 0x80u) + (uint32_t)(c >= 0x800u); i += 1; }
         else if (wp_u16_pair(s, i, n)) { len += 4; i += 2; }
-        else { len += 3; i += 1; } /* BMP, or an unpaired surrogate as U+FFFD */
+        else { len += 3; i += 1; } /* an unpaired surrogate as U+FFFD */
     }
     return len;
 }
@@ -126,30 +288,29 @@ uint32_t wp_utf16_utf8_len(const uint16_t *s, uint32_t n) {
 uint32_t wp_utf16_to_utf8(const uint16_t *s, uint32_t n, uint8_t *out) {
     uint32_t i = 0, o = 0;
     while (i < n) {
-        if (i + 8 <= n && wp_u16x8_ascii(s + i)) { wp_u16x8_narrow(s + i, out + o); i += 8; o += 8; continue; }
-        uint32_t c = wp_u16_at(s, i);
-        if (c < 0x80u) {
-            out[o++] = (uint8_t)c;
-            i += 1;
-        } else if (c < 0x800u) {
-            out[o] = (uint8_t)(0xc0u | (c >> 6));
-            out[o + 1] = (uint8_t)(0x80u | (c & 0x3fu));
-            o += 2;
-            i += 1;
-        } else if (wp_u16_pair(s, i, n)) {
-            uint32_t cp = 0x10000u + ((c - 0xd800u) << 10) + (wp_u16_at(s, i + 1) - 0xdc00u);
-            out[o] = (uint8_t)(0xf0u | (cp >> 18));
-            out[o + 1] = (uint8_t)(0x80u | ((cp >> 12) & 0x3fu));
-            out[o + 2] = (uint8_t)(0x80u | ((cp >> 6) & 0x3fu));
-            out[o + 3] = (uint8_t)(0x80u | (cp & 0x3fu));
-            o += 4;
-            i += 2;
-        } else {
-            if ((c & 0xf800u) == 0xd800u) c = 0xfffdu; /* unpaired surrogate */
-            out[o] = (uint8_t)(0xe0u | (c >> 12));
-            out[o + 1] = (uint8_t)(0x80u | ((c >> 6) & 0x3fu));
-            out[o + 2] = (uint8_t)(0x80u | (c & 0x3fu));
-            o += 3;
+        if (i + 8 <= n) {
+            if (wp_u16x8_ascii(s + i)) { wp_u16x8_narrow(s + i, out + o); i += 8; o += 8; continue; }
+            if (!wp_u16x8_any_surrogate(s + i)) { o += wp_u16x8_to_utf8(s + i, out + o); i += 8; continue; }
+        }
+        /* a block with a surrogate, or the last units: up to 8 one by one */
+        const uint32_t stop = n - i > 8u ? i + 8u : n;
+        while (i < stop) {
+            uint32_t c = wp_u16_at(s, i), len;
+            if ((c & 0xf800u) == 0xd800u) {
+                if (wp_u16_pair(s, i, n)) {
+                    uint32_t cp = 0x10000u + ((c - 0xd800u) << 10) + (wp_u16_at(s, i + 1) - 0xdc00u);
+                    out[o] = (uint8_t)(0xf0u | (cp >> 18));
+                    out[o + 1] = (uint8_t)(0x80u | ((cp >> 12) & 0x3fu));
+                    out[o + 2] = (uint8_t)(0x80u | ((cp >> 6) & 0x3fu));
+                    out[o + 3] = (uint8_t)(0x80u | (cp & 0x3fu));
+                    o += 4;
+                    i += 2;
+                    continue;
+                }
+                c = 0xfffdu; /* unpaired surrogate */
+            }
+            wp_store_le32(out + o, wp_utf8_word(c, &len)); /* a word: up to 3 bytes past the UTF-8 */
+            o += len;
             i += 1;
         }
     }

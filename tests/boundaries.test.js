@@ -401,6 +401,49 @@ describe('strings after the first characters of a call (Node: UTF-16 units trans
     expectBoth(strs);
     expect(unpack(pack(strs.slice(0, 3)))).toEqual(strs.slice(0, 3)); // and the next call works
   });
+  // Strings of 64 characters and more: in Node, one that looks non-ASCII (by 4 of its characters)
+  // goes to C as UTF-16 units (ucs2Write), which transcodes blocks of 8 without a surrogate with
+  // one vector gather per 4 units (a table row per pattern of 1-, 2- and 3-byte units), blocks with
+  // one unit by unit; one that looks ASCII goes to utf8Write.
+  const cls = [['a', '\u007f'], ['\u0080', '\u07ff', 'ж'], ['\u0800', '\ud7ff', '\ue000', '\uffff', '語']];
+  test('long strings: every pattern of 1-, 2- and 3-byte units in every lane and block position', () => {
+    const units = [];
+    for (let p = 0; p < 81; p++) {
+      for (let k = 0, x = p; k < 4; k++, x = (x / 3) | 0) {
+        const c = cls[x % 3];
+        units.push(c[(p + k) % c.length]);
+      }
+    }
+    const all = units.join('');
+    const strs = [];
+    for (let shift = 0; shift < 8; shift++) {
+      strs.push('é' + 'b'.repeat(shift) + all + 'é'); // looks non-ASCII: C
+      strs.push('a' + 'b'.repeat(shift) + all.replace(/^./, 'c') + 'a'); // (its 4 samples may pass for ASCII: utf8Write)
+    }
+    expectBoth(strs);
+    expectBoth([lead, ...strs]);
+  });
+  test('long strings: surrogate pairs and lone surrogates at every position of a block', () => {
+    const strs = [];
+    for (let at = 0; at < 17; at++) {
+      const base = Array.from({ length: 80 }, (_, i) => (i % 3 === 0 ? 'ж' : i % 3 === 1 ? '語' : 'z'));
+      for (const sur of ['🍺', '\ud83c', '\udf7a', '\udf7a\ud83c']) {
+        const a = base.slice();
+        a.splice(at, sur.length, sur);
+        strs.push(a.join(''));
+        strs.push(a.join('') + '\ud83c'); // a lone high surrogate last
+      }
+    }
+    expectBoth(strs);
+  });
+  test('long strings: lengths 64-90 and the header boundaries of their UTF-8', () => {
+    const strs = [];
+    for (let n = 64; n <= 90; n++) strs.push('語'.repeat(n), 'ж'.repeat(n), 'жa'.repeat(n >> 1) + 'ж'.repeat(n & 1));
+    // UTF-8 lengths 255/256 (str8/str16, CBOR 1/2-byte length) and 65535/65536 (str16/str32)
+    strs.push('é'.repeat(127) + 'a', 'é'.repeat(128), 'é'.repeat(32767) + 'a', 'é'.repeat(32768), '語'.repeat(70000));
+    expectBoth(strs);
+    expect(unpack(pack(['ж'.repeat(100)]))).toEqual(['ж'.repeat(100)]); // and the next call works
+  });
   test('in maps, records and with other values between', () => {
     const v = { lead, list: [1, kinds['é last'](30), null, { k: kinds.ascii(40), m: kinds['emoji pairs'](33) }, kinds.latin1(17)] };
     expect(unpack(pack(v))).toEqual(v);
