@@ -291,7 +291,15 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 if (!wp_put_string(d, &t, s, n)) FAIL(WP_ERR_TAPE_FULL, start);
             }
             r.pos = start + hl + n;
-            goto item_done;
+            /* its value next, without the way round the loop: the key's item_done (the map's
+             * count of items left was even, so a value follows) and the loop head's checks */
+            top->remaining--;
+            start = r.pos;
+            if (wp_unlikely(!wp_rd_has(&r, 1))) FAIL(WP_ERR_TRUNCATED, top->start);
+            if (wp_unlikely(!wp_tape_room(&t, 6))) FAIL(WP_ERR_TAPE_FULL, start);
+            if (wp_unlikely(bundle_on && start >= b_S)) FAIL(WP_ERR_BAD_BUNDLE, start);
+            b = r.base[start];
+            goto value;
         }
 
     value:
