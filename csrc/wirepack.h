@@ -68,6 +68,7 @@ const char *wp_err_name(wp_err code);
 #define WP_SHAPE_MAX_KEYS 256u
 #define WP_SHAPE_HASH_SLOTS 8192u
 #define WP_SHAPE_POOL_WORDS (WP_MAX_SHAPES * 16u)
+#define WP_SHAPE_PRED_SLOTS 1024u
 
 typedef struct wp_tables {
     uint32_t nkeys, key_pool_used;
@@ -83,6 +84,11 @@ typedef struct wp_tables {
     uint32_t shape_hash[WP_MAX_SHAPES];
     uint16_t shape_slot[WP_SHAPE_HASH_SLOTS];
     uint32_t shape_pool[WP_SHAPE_POOL_WORDS];
+
+    /* The shape (id + 1, 0: none) the last map with the same context closed with: a map's keys
+     * are compared with that shape's keys before any is hashed (a guess: a wrong or stale one
+     * only costs the comparison). MessagePack decoding. */
+    uint16_t shape_pred[WP_SHAPE_PRED_SLOTS];
 } wp_tables;
 
 void wp_tables_reset(wp_tables *t);

@@ -36,6 +36,7 @@ void wp_tables_reset(wp_tables *t) {
     t->nshapes = t->shape_pool_used = 0;
     __builtin_memset(t->key_slot, 0, sizeof t->key_slot);
     __builtin_memset(t->shape_slot, 0, sizeof t->shape_slot);
+    __builtin_memset(t->shape_pred, 0, sizeof t->shape_pred);
 }
 
 static bool wp_bytes_eq(const uint8_t *a, const uint8_t *b, uint32_t n) {

@@ -1,0 +1,106 @@
+// MessagePack maps whose shape C guesses from their first key: after interning a map's first key,
+// the decoder takes the shape that the last map of as many keys starting with that key (at that
+// depth) had, and compares the map's further keys with that shape's keys instead of hashing them.
+// The guess table is small and shared (slots collide), and the key and shape tables it points
+// into are emptied or rolled back between calls, so every guess is checked: these tests decode
+// maps that agree with a guess in every way but one, and compare keys, their order and values.
+import { describe, test, expect } from 'vitest';
+import { pack, unpack, unpackMultiple, Unpackr, DecodeError } from 'wirepack';
+import { hex } from './helpers/bytes.js';
+
+/** The value back, with its keys in the same order at every level. */
+const same = (back, value) => {
+  expect(back).toEqual(value);
+  const walk = (a, b) => {
+    if (Array.isArray(b)) b.forEach((x, i) => walk(a[i], x));
+    else if (b && typeof b === 'object') {
+      expect(Object.keys(a)).toEqual(Object.keys(b));
+      for (const k of Object.keys(b)) walk(a[k], b[k]);
+    }
+  };
+  walk(back, value);
+};
+
+const obj = (keys, base = 0) => Object.fromEntries(keys.map((k, i) => [k, base + i]));
+
+describe('maps decoded against a guessed shape', () => {
+  test('many first keys with the same tail: every map keeps its own first key (slots collide)', () => {
+    // 300 first keys share 1,024 slots with n and depth: some share a slot, and a guess whose
+    // first key is not this map's must not be taken
+    for (const n of [1, 2, 3, 5]) {
+      const tail = ['x', 'y', 'z', 'w'].slice(0, n - 1);
+      const maps = Array.from({ length: 300 }, (_, i) => obj([`first${i}`, ...tail], i * 10));
+      same(unpack(pack(maps)), maps);
+      same(unpack(pack(maps.slice().reverse())), maps.slice().reverse());
+      // one map per message: the guesses carry over from call to call
+      for (const m of maps) same(unpack(pack(m)), m);
+      same(unpackMultiple(maps.map((m) => pack(m)).reduce((a, b) => new Uint8Array([...a, ...b]))), maps);
+    }
+  });
+
+  test('the same first key and size, the other keys different: alternating, permuted, one key changed', () => {
+    const shapes = [['id', 'a', 'b', 'c'], ['id', 'a', 'c', 'b'], ['id', 'b', 'a', 'c'], ['id', 'a', 'b', 'd'], ['id', 'x', 'y', 'z']];
+    const maps = [];
+    for (let i = 0; i < 200; i++) maps.push(obj(shapes[(i * 7) % shapes.length], i));
+    same(unpack(pack(maps)), maps);
+    for (const m of maps) same(unpack(pack({ m })), { m });
+  });
+
+  test('keys of every length (a guessed key longer than 16 bytes is interned and compared by id)', () => {
+    const keys = Array.from({ length: 40 }, (_, i) => 'k'.repeat(i + 1));
+    const maps = [];
+    for (let i = 0; i < 40; i++) maps.push(obj(['first', ...keys.slice(i, i + 3)], i), obj(['first', ...keys.slice(i, i + 2), keys[(i + 5) % 40]], i));
+    same(unpack(pack(maps)), maps);
+    for (const m of maps) same(unpack(pack(m)), m); // the last keys end the input (fewer than 16 bytes after them)
+  });
+
+  test('UTF-8 keys, and keys that agree with the guess in their first 8 or 16 bytes only', () => {
+    const a = { lead: 1, 'clé-äöü': 2, '鍵': 3, '0123456789abcdefX': 4, '01234567Y': 5 };
+    const b = { lead: 1, 'clé-äöü': 2, '鍵': 3, '0123456789abcdefZ': 4, '01234567Q': 5 };
+    for (let i = 0; i < 4; i++) {
+      same(unpack(pack([a, b, a, b])), [a, b, a, b]);
+      same(unpack(pack(b)), b);
+      same(unpack(pack(a)), a);
+    }
+  });
+
+  test('nested maps at several depths, and maps whose keys are not all strings', () => {
+    const inner = (i) => ({ kind: 'leaf', v: i, w: [i, { kind: 'deeper', v: -i - 1 }] });
+    const doc = { kind: 'root', items: Array.from({ length: 50 }, (_, i) => ({ kind: 'item', v: i, child: inner(i) })) };
+    same(unpack(pack(doc)), doc);
+    // a Map with an integer key stays a Map between objects of the same first key and size
+    const m = new Map([['kind', 1], [2, 'two']]);
+    const back = unpack(pack([{ kind: 1, 2: 'x' }, m, { kind: 1, 2: 'y' }, m]));
+    expect(back).toEqual([{ kind: 1, 2: 'x' }, m, { kind: 1, 2: 'y' }, m]);
+    expect(back[1]).toBeInstanceOf(Map);
+    expect([...back[3].keys()]).toEqual(['kind', 2]);
+  });
+
+  test('a failed call (its new keys and shapes rolled back) does not leave a guess that misleads the next', () => {
+    const good = { first: 1, second: 2, third: 3 };
+    same(unpack(pack(good)), good);
+    // a message whose maps make new shapes after "first", then ends too soon
+    const bad = pack([{ first: 1, other: 2, more: 3 }, { first: 1, again: 2, newer: 3 }, 'x'.repeat(40)]).slice(0, -5);
+    let err = null;
+    try {
+      unpack(bad);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DecodeError);
+    expect(err.incomplete).toBe(true);
+    // the rolled-back shapes' ids are taken again by other shapes
+    const next = [{ first: 9, zz: 8, yy: 7 }, { first: 1, other: 2, more: 3 }, { first: 1, again: 2, newer: 3 }, good];
+    same(unpack(pack(next)), next);
+    same(unpack(pack(good)), good);
+  });
+
+  test('an Unpackr decoding Maps and one with useRecords: false give the same maps, which encode to the same bytes', () => {
+    const maps = Array.from({ length: 20 }, (_, i) => obj(['id', `k${i % 3}`, 'z'], i));
+    const bytes = pack(maps);
+    const asMaps = new Unpackr({ mapsAsObjects: false }).unpack(bytes);
+    expect(asMaps.map((m) => Object.fromEntries(m))).toEqual(maps);
+    same(new Unpackr({ useRecords: false }).unpack(bytes), maps);
+    expect(hex(pack(unpack(bytes)))).toBe(hex(bytes));
+  });
+});
