@@ -6,6 +6,7 @@
 // maps that agree with a guess in every way but one, and compare keys, their order and values.
 import { describe, test, expect } from 'vitest';
 import { pack, unpack, unpackMultiple, Unpackr, DecodeError } from 'wirepack';
+import * as msgpackr from 'msgpackr';
 import { hex } from './helpers/bytes.js';
 
 /** The value back, with its keys in the same order at every level. */
@@ -93,6 +94,19 @@ describe('maps decoded against a guessed shape', () => {
     const next = [{ first: 9, zz: 8, yy: 7 }, { first: 1, other: 2, more: 3 }, { first: 1, again: 2, newer: 3 }, good];
     same(unpack(pack(next)), next);
     same(unpack(pack(good)), good);
+  });
+
+  test('a map whose first key is a bundled string (msgpackr bundleStrings) gets no guess from its second key', () => {
+    // the guess for [x, w, y] would match this map's x and y at positions 1 and 2 if it were taken
+    // at x: its first key (a bundled string, not compared) must rule the guess out
+    const packr = new msgpackr.Packr({ bundleStrings: true, useRecords: false });
+    const plain = { x: 1, w: 2, y: 3 };
+    const bundled = { bundledFirstKey: 4, x: 5, y: 6 };
+    for (let i = 0; i < 3; i++) {
+      same(unpack(pack(plain)), plain);
+      same(unpack(packr.pack(bundled)), bundled);
+      same(unpack(packr.pack([plain, bundled, plain, bundled])), [plain, bundled, plain, bundled]);
+    }
   });
 
   test('an Unpackr decoding Maps and one with useRecords: false give the same maps, which encode to the same bytes', () => {
