@@ -85,9 +85,10 @@ typedef struct wp_tables {
     uint16_t shape_slot[WP_SHAPE_HASH_SLOTS];
     uint32_t shape_pool[WP_SHAPE_POOL_WORDS];
 
-    /* The shape (id + 1, 0: none) the last map with the same context closed with: a map's keys
-     * are compared with that shape's keys before any is hashed (a guess: a wrong or stale one
-     * only costs the comparison). MessagePack decoding. */
+    /* The shape (id + 1 in bits 0-14, 0: none) the last map with the same context closed with,
+     * and bit 15 when the map before it had it too: a map's keys are then compared with that
+     * shape's keys before any is hashed (a guess: a wrong or stale one only costs the
+     * comparison). MessagePack decoding. */
     uint16_t shape_pred[WP_SHAPE_PRED_SLOTS];
 } wp_tables;
 

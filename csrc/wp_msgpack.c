@@ -301,8 +301,8 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                      * with it at this depth had (its slot is shared: the guess must have n keys
                      * and this first key); count: (its shape_pred slot + 1) << 16 | guess */
                     const uint32_t slot = wp_pred_slot(id, top->n, sp);
-                    const uint32_t g = tb->shape_pred[slot];
-                    const bool ok = g != 0 && g - 1u < tb->nshapes && tb->shape_len[g - 1u] == top->n &&
+                    const uint32_t e = tb->shape_pred[slot], g = e & 0x7fffu;
+                    const bool ok = (e & 0x8000u) && g - 1u < tb->nshapes && tb->shape_len[g - 1u] == top->n &&
                                     tb->shape_pool[tb->shape_off[g - 1u]] == id;
                     top->count = ((slot + 1u) << 16) | (ok ? g : 0u);
                 }
@@ -608,7 +608,12 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 } else {
                     wp_map_close(&t, tb, f->hdr, f->n, f->flags, as_objects, kscratch + f->kstart, ktop - f->kstart);
                     const uint32_t hw = t.w[f->hdr];
-                    if ((f->count >> 16) && (hw & 0xffu) == WP_T_SHAPED) tb->shape_pred[(f->count >> 16) - 1u] = (uint16_t)((hw >> 8) + 1u);
+                    if ((f->count >> 16) && (hw & 0xffu) == WP_T_SHAPED) {
+                        /* the slot learns this shape; it is trusted (bit 15) once a map repeats it */
+                        uint16_t *e = &tb->shape_pred[(f->count >> 16) - 1u];
+                        const uint32_t g = (hw >> 8) + 1u;
+                        *e = (uint16_t)((*e & 0x7fffu) == g ? g | 0x8000u : g);
+                    }
                 }
                 ktop = f->kstart;
             } else if (f->flags & FR_RECDEF) {

@@ -1,6 +1,7 @@
 // MessagePack maps whose shape C guesses from their first key: after interning a map's first key,
 // the decoder takes the shape that the last map of as many keys starting with that key (at that
-// depth) had, and compares the map's further keys with that shape's keys instead of hashing them.
+// depth) had, once two maps in a row had it, and compares the map's further keys with that
+// shape's keys instead of hashing them.
 // The guess table is small and shared (slots collide), and the key and shape tables it points
 // into are emptied or rolled back between calls, so every guess is checked: these tests decode
 // maps that agree with a guess in every way but one, and compare keys, their order and values.
@@ -45,6 +46,12 @@ describe('maps decoded against a guessed shape', () => {
     for (let i = 0; i < 200; i++) maps.push(obj(shapes[(i * 7) % shapes.length], i));
     same(unpack(pack(maps)), maps);
     for (const m of maps) same(unpack(pack({ m })), { m });
+    // a guess is taken once its slot has seen the same shape twice: repeat one shape, then break
+    // it with keys of the same lengths (only their bytes differ)
+    const A = obj(['id', 'a', 'b', 'c'], 1), B = obj(['id', 'x', 'y', 'z'], 5), C = obj(['id', 'a', 'y', 'c'], 9);
+    const runs = [A, A, A, B, B, B, A, C, C, C, A, B];
+    same(unpack(pack(runs)), runs);
+    for (const m of runs) same(unpack(pack(m)), m);
   });
 
   test('keys of every length (a guessed key longer than 16 bytes is interned and compared by id)', () => {
