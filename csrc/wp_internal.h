@@ -277,14 +277,14 @@ WP_INLINE bool wp_key_is_short(const wp_tables *t, uint32_t id, const uint8_t *s
     return t->key_len[id] == n &&
            (((wp_load_u64(k) ^ wp_load_u64(s)) & wp_key_lo_mask(n)) | ((wp_load_u64(k + 8) ^ wp_load_u64(s + 8)) & wp_key_hi_mask(n))) == 0;
 }
-/* The slot of wp_tables.shape_pred for a map of n entries at depth sp after key `last` (the
- * last key read before it, WP_NO_ID for none): records in an array, and the maps under one key,
- * tend to repeat the shape of the last map with the same context. */
-WP_INLINE uint32_t wp_pred_slot(uint32_t last, uint32_t n, uint32_t sp) {
-    return ((last * 0x9E3779B1u) ^ (n * 0x85EBCA6Bu) ^ (sp * 0xC2B2AE35u)) >> 22;
+/* The slot of wp_tables.shape_pred for a map of n entries at depth sp whose first key is `first`:
+ * records in an array, and the messages of a stream, tend to repeat the shape of the last map
+ * with the same first key, size and depth. */
+WP_INLINE uint32_t wp_pred_slot(uint32_t first, uint32_t n, uint32_t sp) {
+    return ((first * 0x9E3779B1u) ^ (n * 0x85EBCA6Bu) ^ (sp * 0xC2B2AE35u)) >> 22;
 }
 _Static_assert(WP_SHAPE_PRED_SLOTS == 1024u, "wp_pred_slot takes the top 10 bits");
-_Static_assert(WP_MAX_SHAPES < 0xffffu, "a predicted shape id + 1 fits 16 bits");
+_Static_assert(WP_MAX_SHAPES < 0x7fffu, "a predicted shape id + 1 fits the 15 bits below the trust bit");
 
 /* The shape id of key ids ids[0..n), interning it when new. WP_NO_ID when the table is full. */
 uint32_t wp_shape_intern(wp_tables *t, const uint32_t *ids, uint32_t n);
