@@ -381,6 +381,23 @@ WP_INLINE bool wp_put_string(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32
     }
     return true;
 }
+/* wp_put_string for a string with `avail` bytes readable at s: one of at most 16 bytes, with 16
+ * readable and 16 bytes of room in the ASCII area, is checked and copied as two 8-byte words
+ * (the bytes written past it are overwritten by the next string, or never read). */
+WP_INLINE bool wp_put_string_in(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32_t n, uint32_t avail) {
+    if (n <= 16u && avail >= 16u && d->ascii_cap - d->ascii_len >= 16u) {
+        const uint64_t a = wp_load_u64(s), b = wp_load_u64(s + 8);
+        if ((((a & wp_key_lo_mask(n)) | (b & wp_key_hi_mask(n))) & 0x8080808080808080ull) == 0) {
+            uint8_t *o = d->ascii + d->ascii_len;
+            wp_store_u64(o, a);
+            wp_store_u64(o + 8, b);
+            d->ascii_len += n;
+            wp_tape_tag_len(t, WP_T_STRA, n);
+            return true;
+        }
+    }
+    return wp_put_string(d, t, s, n);
+}
 
 
 /* One open container (or CBOR tag) on a decoder's explicit stack. */

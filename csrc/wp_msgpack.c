@@ -225,6 +225,8 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
 
     for (;;) {
         uint32_t start = r.pos;
+        uint32_t n, hl, left; /* a value's length and header bytes (strings, containers, ...) */
+        int32_t ext_type;
         /* input ends between items: the innermost open container is what is cut */
         if (wp_unlikely(!wp_rd_has(&r, 1))) FAIL(WP_ERR_TRUNCATED, sp ? fr[sp - 1].start : start);
         if (wp_unlikely(!wp_tape_room(&t, 6))) FAIL(WP_ERR_TAPE_FULL, start);
@@ -237,7 +239,6 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
 
         /* ------------------------------------------------ map keys that are strings */
         if (is_key) {
-            uint32_t n, hl;
             if (b >= 0xa0 && b <= 0xbf) { n = b & 0x1f; hl = 1; }
             else if (b == 0xd9) { if (!wp_rd_has(&r, 2)) FAIL(WP_ERR_TRUNCATED, start); n = r.base[start + 1]; hl = 2; }
             else if (b == 0xda) { if (!wp_rd_has(&r, 3)) FAIL(WP_ERR_TRUNCATED, start); n = wp_be16(wp_rd_at(&r, start + 1)); hl = 3; }
@@ -313,7 +314,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 }
             } else {
                 top->flags &= ~(uint32_t)FR_ALL_INTERNED;
-                if (!wp_put_string(d, &t, s, n)) FAIL(WP_ERR_TAPE_FULL, start);
+                if (!wp_put_string_in(d, &t, s, n, avail)) FAIL(WP_ERR_TAPE_FULL, start);
             }
             r.pos = start + hl + n;
             /* its value next, without the way round the loop: the key's item_done (the map's
@@ -328,21 +329,25 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         }
 
     value:
-        if (b <= 0x7f) {
-            if (b >= 0x40 && recs) {
-                uint32_t slot = b & 0x3f, e = recs[slot], hl = 1;
+        /* one dispatch on the first byte; containers, strings, binaries and extensions then share
+         * their checks below, by kind, with n and hl (header bytes) set */
+        switch (b) {
+        case 0x00 ... 0x3f: wp_tape_tagp(&t, WP_T_INT, b); r.pos++; goto item_done;
+        case 0x40 ... 0x7f:
+            if (recs) {
+                uint32_t slot = b & 0x3f, e = recs[slot], rh = 1;
                 if (e) {
                     if (e & WP_REC_HB0) {
                         if (!wp_rd_has(&r, 2)) FAIL(WP_ERR_TRUNCATED, start);
                         uint32_t h = r.base[start + 1];
-                        hl = 2;
+                        rh = 2;
                         if (h) {
                             slot = wp_rec_slot(slot, h);
                             e = recs[slot];
                             if (!e) FAIL(WP_ERR_UNKNOWN_RECORD, start);
                         }
                     }
-                    r.pos = start + hl;
+                    r.pos = start + rh;
                     uint32_t nf = (e & ~WP_REC_HB0) - 1u;
                     wp_tape_tagp(&t, WP_T_REC, slot);
                     if (nf == 0) goto item_done;
@@ -356,103 +361,104 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 if (rec_strict) FAIL(WP_ERR_UNKNOWN_RECORD, start);
             }
             wp_tape_tagp(&t, WP_T_INT, b); r.pos++; goto item_done;
+        case 0x80 ... 0x8f: n = b & 0x0f; hl = 1; goto map;
+        case 0x90 ... 0x9f: n = b & 0x0f; hl = 1; goto arr;
+        case 0xa0 ... 0xbf: n = b & 0x1f; hl = 1; goto str;
+        case 0xe0 ... 0xff: wp_tape_tagp(&t, WP_T_INT, b | 0xffff00u); r.pos++; goto item_done;
+        default: break;
         }
-        if (b >= 0xe0) { wp_tape_tagp(&t, WP_T_INT, b | 0xffff00u); r.pos++; goto item_done; }
         {
-            uint32_t n = 0, hl = 0, kind = 0; /* kind: 1 str, 2 bin, 3 arr, 4 map, 5 ext */
-            int32_t ext_type = 0;
-            if (b <= 0x8f) { kind = 4; n = b & 0x0f; hl = 1; }
-            else if (b <= 0x9f) { kind = 3; n = b & 0x0f; hl = 1; }
-            else if (b <= 0xbf) { kind = 1; n = b & 0x1f; hl = 1; }
-            else {
-                static const uint8_t need[32] = {
-                    /* c0 */ 1, 1, 1, 1, 2, 3, 5, 3, 4, 6, 5, 9, 2, 3, 5, 9,
-                    /* d0 */ 2, 3, 5, 9, 3, 4, 6, 10, 18, 2, 3, 5, 3, 5, 3, 5 };
-                uint32_t h = need[b - 0xc0];
-                if (!wp_rd_has(&r, h)) {
-                    if (b == 0xc1) FAIL(WP_ERR_RESERVED_BYTE, start);
-                    FAIL(WP_ERR_TRUNCATED, start);
-                }
-                const uint8_t *p = wp_rd_ptr(&r);
-                switch (b) {
-                case 0xc0: wp_tape_put(&t, WP_T_NIL); r.pos++; goto item_done;
-                case 0xc1: {
-                    /* a bundled string: 0xc1 then a count of UTF-16 units to take from a bundle string */
-                    if (!bundle_on) FAIL(WP_ERR_RESERVED_BYTE, start);
-                    int64_t v;
-                    uint32_t size;
-                    if (!wp_int_at(&r, start + 1, &v, &size)) {
-                        if (start + 1 >= r.len) FAIL(WP_ERR_TRUNCATED, start);
-                        FAIL(WP_ERR_BAD_BUNDLE, start);
-                    }
-                    wp_tape_tagp(&t, WP_T_BREF, (uint32_t)v & 0xffffffu);
-                    if (v > 0) {
-                        if ((uint64_t)v > bu2 - bp2 || v > 0x7fffff) FAIL(WP_ERR_BAD_BUNDLE, start);
-                        wp_tape_put(&t, bp2);
-                        bp2 += (uint32_t)v;
-                    } else {
-                        if ((uint64_t)-v > bu1 - bp1 || -v > 0x7fffff) FAIL(WP_ERR_BAD_BUNDLE, start);
-                        wp_tape_put(&t, bp1);
-                        bp1 += (uint32_t)-v;
-                    }
-                    r.pos = start + 1 + size;
-                    goto item_done;
-                }
-                case 0xc2: wp_tape_put(&t, WP_T_FALSE); r.pos++; goto item_done;
-                case 0xc3: wp_tape_put(&t, WP_T_TRUE); r.pos++; goto item_done;
-                case 0xc4: kind = 2; n = p[1]; hl = 2; break;
-                case 0xc5: kind = 2; n = wp_be16(p + 1); hl = 3; break;
-                case 0xc6: kind = 2; n = wp_be32(p + 1); hl = 5; break;
-                case 0xc7: kind = 5; n = p[1]; ext_type = (int8_t)p[2]; hl = 3; break;
-                case 0xc8: kind = 5; n = wp_be16(p + 1); ext_type = (int8_t)p[3]; hl = 4; break;
-                case 0xc9: kind = 5; n = wp_be32(p + 1); ext_type = (int8_t)p[5]; hl = 6; break;
-                case 0xca: wp_tape_f64(&t, f32_tagged ? WP_T_F32 : WP_T_F64, (double)wp_f32_from_bits(wp_be32(p + 1))); r.pos += 5; goto item_done;
-                case 0xcb: wp_tape_f64(&t, WP_T_F64, wp_f64_from_bits(wp_be64(p + 1))); r.pos += 9; goto item_done;
-                case 0xcc: wp_tape_tagp(&t, WP_T_INT, p[1]); r.pos += 2; goto item_done;
-                case 0xcd: wp_tape_tagp(&t, WP_T_INT, wp_be16(p + 1)); r.pos += 3; goto item_done;
-                case 0xce: wp_tape_put(&t, WP_T_U32); wp_tape_put(&t, wp_be32(p + 1)); r.pos += 5; goto item_done;
-                case 0xcf: wp_tape_put(&t, WP_T_U64); wp_tape_put(&t, wp_be32(p + 5)); wp_tape_put(&t, wp_be32(p + 1)); r.pos += 9; goto item_done;
-                case 0xd0: wp_tape_tagp(&t, WP_T_INT, (uint32_t)(int32_t)(int8_t)p[1] & 0xffffffu); r.pos += 2; goto item_done;
-                case 0xd1: wp_tape_tagp(&t, WP_T_INT, (uint32_t)(int32_t)(int16_t)wp_be16(p + 1) & 0xffffffu); r.pos += 3; goto item_done;
-                case 0xd2: wp_tape_put(&t, WP_T_I32); wp_tape_put(&t, wp_be32(p + 1)); r.pos += 5; goto item_done;
-                case 0xd3: wp_tape_put(&t, WP_T_I64); wp_tape_put(&t, wp_be32(p + 5)); wp_tape_put(&t, wp_be32(p + 1)); r.pos += 9; goto item_done;
-                case 0xd4: kind = 5; n = 1; ext_type = (int8_t)p[1]; hl = 2; break;
-                case 0xd5: kind = 5; n = 2; ext_type = (int8_t)p[1]; hl = 2; break;
-                case 0xd6: kind = 5; n = 4; ext_type = (int8_t)p[1]; hl = 2; break;
-                case 0xd7: kind = 5; n = 8; ext_type = (int8_t)p[1]; hl = 2; break;
-                case 0xd8: kind = 5; n = 16; ext_type = (int8_t)p[1]; hl = 2; break;
-                case 0xd9: kind = 1; n = p[1]; hl = 2; break;
-                case 0xda: kind = 1; n = wp_be16(p + 1); hl = 3; break;
-                case 0xdb: kind = 1; n = wp_be32(p + 1); hl = 5; break;
-                case 0xdc: kind = 3; n = wp_be16(p + 1); hl = 3; break;
-                case 0xdd: kind = 3; n = wp_be32(p + 1); hl = 5; break;
-                case 0xde: kind = 4; n = wp_be16(p + 1); hl = 3; break;
-                default: /* 0xdf */ kind = 4; n = wp_be32(p + 1); hl = 5; break;
-                }
+            static const uint8_t need[32] = {
+                /* c0 */ 1, 1, 1, 1, 2, 3, 5, 3, 4, 6, 5, 9, 2, 3, 5, 9,
+                /* d0 */ 2, 3, 5, 9, 3, 4, 6, 10, 18, 2, 3, 5, 3, 5, 3, 5 };
+            uint32_t h = need[b - 0xc0];
+            if (!wp_rd_has(&r, h)) {
+                if (b == 0xc1) FAIL(WP_ERR_RESERVED_BYTE, start);
+                FAIL(WP_ERR_TRUNCATED, start);
             }
-            uint32_t left = wp_rd_left(&r) - hl;
-            r.pos = start + hl;
-            /* an item's bytes end before the current bundle's strings, like the item itself */
-            /* (the next bundle's extension is the exception: its data holds this bundle's strings) */
-            if (wp_unlikely(bundle_on) && kind != 3 && kind != 4 && !(kind == 5 && ext_type == 0x62) && n <= left &&
-                (uint64_t)r.pos + n > b_S) FAIL(WP_ERR_BAD_BUNDLE, start);
-            {
-                uint32_t lim = kind == 1 ? d->max_str : kind == 2 ? d->max_bin : kind == 3 ? d->max_array
-                             : kind == 4 ? d->max_map : d->max_ext;
-                if (wp_over(n, lim)) FAIL(WP_ERR_LIMIT, start);
+            const uint8_t *p = wp_rd_ptr(&r);
+            switch (b) {
+            case 0xc0: wp_tape_put(&t, WP_T_NIL); r.pos++; goto item_done;
+            case 0xc1: {
+                /* a bundled string: 0xc1 then a count of UTF-16 units to take from a bundle string */
+                if (!bundle_on) FAIL(WP_ERR_RESERVED_BYTE, start);
+                int64_t v;
+                uint32_t size;
+                if (!wp_int_at(&r, start + 1, &v, &size)) {
+                    if (start + 1 >= r.len) FAIL(WP_ERR_TRUNCATED, start);
+                    FAIL(WP_ERR_BAD_BUNDLE, start);
+                }
+                wp_tape_tagp(&t, WP_T_BREF, (uint32_t)v & 0xffffffu);
+                if (v > 0) {
+                    if ((uint64_t)v > bu2 - bp2 || v > 0x7fffff) FAIL(WP_ERR_BAD_BUNDLE, start);
+                    wp_tape_put(&t, bp2);
+                    bp2 += (uint32_t)v;
+                } else {
+                    if ((uint64_t)-v > bu1 - bp1 || -v > 0x7fffff) FAIL(WP_ERR_BAD_BUNDLE, start);
+                    wp_tape_put(&t, bp1);
+                    bp1 += (uint32_t)-v;
+                }
+                r.pos = start + 1 + size;
+                goto item_done;
             }
-            switch (kind) {
-            case 1: /* str */
-                if (n > left) FAIL(WP_ERR_TRUNCATED, start);
-                if (!wp_put_string(d, &t, wp_rd_ptr(&r), n)) FAIL(WP_ERR_TAPE_FULL, start);
-                r.pos += n;
-                goto item_done;
-            case 2: /* bin */
-                if (n > left) FAIL(WP_ERR_TRUNCATED, start);
-                wp_tape_put(&t, WP_T_BIN); wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
-                r.pos += n;
-                goto item_done;
-            case 5: { /* ext */
+            case 0xc2: wp_tape_put(&t, WP_T_FALSE); r.pos++; goto item_done;
+            case 0xc3: wp_tape_put(&t, WP_T_TRUE); r.pos++; goto item_done;
+            case 0xc4: n = p[1]; hl = 2; goto bin;
+            case 0xc5: n = wp_be16(p + 1); hl = 3; goto bin;
+            case 0xc6: n = wp_be32(p + 1); hl = 5; goto bin;
+            case 0xc7: n = p[1]; ext_type = (int8_t)p[2]; hl = 3; goto ext;
+            case 0xc8: n = wp_be16(p + 1); ext_type = (int8_t)p[3]; hl = 4; goto ext;
+            case 0xc9: n = wp_be32(p + 1); ext_type = (int8_t)p[5]; hl = 6; goto ext;
+            case 0xca: wp_tape_f64(&t, f32_tagged ? WP_T_F32 : WP_T_F64, (double)wp_f32_from_bits(wp_be32(p + 1))); r.pos += 5; goto item_done;
+            case 0xcb: wp_tape_f64(&t, WP_T_F64, wp_f64_from_bits(wp_be64(p + 1))); r.pos += 9; goto item_done;
+            case 0xcc: wp_tape_tagp(&t, WP_T_INT, p[1]); r.pos += 2; goto item_done;
+            case 0xcd: wp_tape_tagp(&t, WP_T_INT, wp_be16(p + 1)); r.pos += 3; goto item_done;
+            case 0xce: wp_tape_put(&t, WP_T_U32); wp_tape_put(&t, wp_be32(p + 1)); r.pos += 5; goto item_done;
+            case 0xcf: wp_tape_put(&t, WP_T_U64); wp_tape_put(&t, wp_be32(p + 5)); wp_tape_put(&t, wp_be32(p + 1)); r.pos += 9; goto item_done;
+            case 0xd0: wp_tape_tagp(&t, WP_T_INT, (uint32_t)(int32_t)(int8_t)p[1] & 0xffffffu); r.pos += 2; goto item_done;
+            case 0xd1: wp_tape_tagp(&t, WP_T_INT, (uint32_t)(int32_t)(int16_t)wp_be16(p + 1) & 0xffffffu); r.pos += 3; goto item_done;
+            case 0xd2: wp_tape_put(&t, WP_T_I32); wp_tape_put(&t, wp_be32(p + 1)); r.pos += 5; goto item_done;
+            case 0xd3: wp_tape_put(&t, WP_T_I64); wp_tape_put(&t, wp_be32(p + 5)); wp_tape_put(&t, wp_be32(p + 1)); r.pos += 9; goto item_done;
+            case 0xd4: n = 1; ext_type = (int8_t)p[1]; hl = 2; goto ext;
+            case 0xd5: n = 2; ext_type = (int8_t)p[1]; hl = 2; goto ext;
+            case 0xd6: n = 4; ext_type = (int8_t)p[1]; hl = 2; goto ext;
+            case 0xd7: n = 8; ext_type = (int8_t)p[1]; hl = 2; goto ext;
+            case 0xd8: n = 16; ext_type = (int8_t)p[1]; hl = 2; goto ext;
+            case 0xd9: n = p[1]; hl = 2; goto str;
+            case 0xda: n = wp_be16(p + 1); hl = 3; goto str;
+            case 0xdb: n = wp_be32(p + 1); hl = 5; goto str;
+            case 0xdc: n = wp_be16(p + 1); hl = 3; goto arr;
+            case 0xdd: n = wp_be32(p + 1); hl = 5; goto arr;
+            case 0xde: n = wp_be16(p + 1); hl = 3; goto map;
+            default: /* 0xdf */ n = wp_be32(p + 1); hl = 5; goto map;
+            }
+        }
+    str:
+        left = wp_rd_left(&r) - hl;
+        r.pos = start + hl;
+        /* an item's bytes end before the current bundle's strings, like the item itself */
+        if (wp_unlikely(bundle_on) && n <= left && (uint64_t)r.pos + n > b_S) FAIL(WP_ERR_BAD_BUNDLE, start);
+        if (wp_over(n, d->max_str)) FAIL(WP_ERR_LIMIT, start);
+        if (n > left) FAIL(WP_ERR_TRUNCATED, start);
+        if (!wp_put_string_in(d, &t, wp_rd_ptr(&r), n, left)) FAIL(WP_ERR_TAPE_FULL, start);
+        r.pos += n;
+        goto item_done;
+    bin:
+        left = wp_rd_left(&r) - hl;
+        r.pos = start + hl;
+        if (wp_unlikely(bundle_on) && n <= left && (uint64_t)r.pos + n > b_S) FAIL(WP_ERR_BAD_BUNDLE, start);
+        if (wp_over(n, d->max_bin)) FAIL(WP_ERR_LIMIT, start);
+        if (n > left) FAIL(WP_ERR_TRUNCATED, start);
+        wp_tape_put(&t, WP_T_BIN); wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
+        r.pos += n;
+        goto item_done;
+    ext:
+        left = wp_rd_left(&r) - hl;
+        r.pos = start + hl;
+        /* (the next bundle's extension is the exception: its data holds this bundle's strings) */
+        if (wp_unlikely(bundle_on) && ext_type != 0x62 && n <= left && (uint64_t)r.pos + n > b_S) FAIL(WP_ERR_BAD_BUNDLE, start);
+        if (wp_over(n, d->max_ext)) FAIL(WP_ERR_LIMIT, start);
+        {
                 if (n > left) FAIL(WP_ERR_TRUNCATED, start);
                 const uint32_t et = (uint32_t)ext_type & 0xffu;
                 const bool raw = xc && wp_bit(xc->raw, et);
@@ -568,33 +574,41 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 }
                 r.pos += n;
                 goto item_done;
-            }
-            case 3: /* array */
-                if (n > left) FAIL(WP_ERR_TRUNCATED, start);
-                if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
-                if (n == 0) { wp_tape_tagp(&t, WP_T_ARR, 0); goto item_done; }
-                if (wp_num_size[r.base[r.pos]] && n >= 2) {
-                    if (!wp_tape_room(&t, 2u * n + 4u)) FAIL(WP_ERR_TAPE_FULL, start);
-                    if (wp_try_numrun(&r, &t, n, f32_tagged, recs, rec_strict)) goto item_done;
-                }
-                wp_tape_tag_len(&t, WP_T_ARR, n);
-                if (sp >= d->depth_seen) d->depth_seen = sp + 1;
-                fr[sp].remaining = n; fr[sp].count = 0; fr[sp].hdr = 0; fr[sp].n = n; fr[sp].kstart = ktop; fr[sp].flags = FR_ARR; fr[sp].start = start;
-                sp++;
-                continue;
-            default: /* 4: map */
-                if (n > left / 2) FAIL(WP_ERR_TRUNCATED, start);
-                if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
-                if (n == 0) { wp_tape_tagp(&t, as_objects ? WP_T_OBJ : WP_T_MAP, 0); goto item_done; }
-                fr[sp].remaining = 2 * n; fr[sp].count = 0; fr[sp].hdr = t.len; fr[sp].n = n; fr[sp].kstart = ktop;
-                fr[sp].flags = FR_MAP | FR_ALL_STR | FR_ALL_INTERNED;
-                fr[sp].start = start;
-                wp_tape_tag_len(&t, WP_T_MAP, n); /* patched when the map closes */
-                if (sp >= d->depth_seen) d->depth_seen = sp + 1;
-                sp++;
-                continue;
-            }
         }
+    arr:
+        left = wp_rd_left(&r) - hl;
+        r.pos = start + hl;
+        if (wp_over(n, d->max_array)) FAIL(WP_ERR_LIMIT, start);
+        if (n > left) FAIL(WP_ERR_TRUNCATED, start);
+        if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
+        if (n == 0) { wp_tape_tagp(&t, WP_T_ARR, 0); goto item_done; }
+        if (wp_num_size[r.base[r.pos]] && n >= 2) {
+            /* (not when the second element already ends the run: [time, {...}] and the like) */
+            const uint32_t q = r.pos + wp_num_size[r.base[r.pos]];
+            if (q >= r.len || !(wp_num_size[r.base[q]] || wp_mp_run_special(r.base[q]))) goto arr_items;
+            if (!wp_tape_room(&t, 2u * n + 4u)) FAIL(WP_ERR_TAPE_FULL, start);
+            if (wp_try_numrun(&r, &t, n, f32_tagged, recs, rec_strict)) goto item_done;
+        }
+    arr_items:
+        wp_tape_tag_len(&t, WP_T_ARR, n);
+        if (sp >= d->depth_seen) d->depth_seen = sp + 1;
+        fr[sp].remaining = n; fr[sp].count = 0; fr[sp].hdr = 0; fr[sp].n = n; fr[sp].kstart = ktop; fr[sp].flags = FR_ARR; fr[sp].start = start;
+        sp++;
+        continue;
+    map:
+        left = wp_rd_left(&r) - hl;
+        r.pos = start + hl;
+        if (wp_over(n, d->max_map)) FAIL(WP_ERR_LIMIT, start);
+        if (n > left / 2) FAIL(WP_ERR_TRUNCATED, start);
+        if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
+        if (n == 0) { wp_tape_tagp(&t, as_objects ? WP_T_OBJ : WP_T_MAP, 0); goto item_done; }
+        fr[sp].remaining = 2 * n; fr[sp].count = 0; fr[sp].hdr = t.len; fr[sp].n = n; fr[sp].kstart = ktop;
+        fr[sp].flags = FR_MAP | FR_ALL_STR | FR_ALL_INTERNED;
+        fr[sp].start = start;
+        wp_tape_tag_len(&t, WP_T_MAP, n); /* patched when the map closes */
+        if (sp >= d->depth_seen) d->depth_seen = sp + 1;
+        sp++;
+        continue;
 
     item_done:
         while (sp) {
