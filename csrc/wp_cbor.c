@@ -178,6 +178,11 @@ WP_INLINE wp_err wp_cbor_indef_string(wp_decoder *d, wp_reader *r, wp_tape *t, u
 #define FR_CB_DEFSTAG (1u << 28)  /* tag 0xdffe: [firstId, keys..., value]: definitions, then a value */
 #define FR_CB_BUNDTAG (1u << 29)  /* tag 0xdff9: cbor-x's bundled strings */
 #define FR_CB_BUNDARR (1u << 30)  /* its array: [offset, (previous bundle's two strings,) value] */
+/* bits 8-22 of a definite map's flags: the shape guessed from its first key (id + 1; 0: none) */
+#define FR_CB_GUESS_SHIFT 8u
+#define FR_CB_GUESS (0x7fffu << FR_CB_GUESS_SHIFT)
+_Static_assert((FR_CB_GUESS & (FR_ARR | FR_MAP | FR_ALL_STR | FR_ALL_INTERNED | FR_INDEF | FR_TAG | FR_RECDEF | FR_CB_RECTAG)) == 0,
+               "the guess bits are free");
 #define WP_CBOR_MARK_BUNDLE_LO 0xfffd0000u /* marker tag 0xffffffff_fffd0000 around [s0, s1, offset] */
 #define WP_CBOR_MARK_REC_HI 0xffffffffu   /* marker tag 0xffffffff_ffff0000 | record id (16 bits) */
 #define WP_CBOR_MARK_REC_LO 0xffff0000u
@@ -401,8 +406,30 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             uint32_t n = (uint32_t)arg;
             const uint8_t *s = wp_rd_ptr(&r);
             if (is_key) {
-                uint32_t id = intern ? wp_key_intern_at(tb, s, n, r.len - r.pos) : WP_NO_ID;
+                const uint32_t avail = r.len - r.pos;
+                const uint32_t guess = (top->flags >> FR_CB_GUESS_SHIFT) & 0x7fffu; /* shape id + 1, 0: none */
+                uint32_t id = WP_NO_ID;
+                if (guess && (top->flags & FR_ALL_INTERNED)) {
+                    /* the guess's key at this position: compared, not hashed; a key it does not
+                     * match (or a long one, interned) ends the guess for the rest of the map */
+                    const uint32_t pid = tb->shape_pool[tb->shape_off[guess - 1u] + (ktop - top->kstart)];
+                    if (n <= 16u && avail >= 16u && wp_key_is_short(tb, pid, s, n)) id = pid;
+                    else {
+                        id = wp_key_intern_at(tb, s, n, avail);
+                        if (id != pid) top->flags &= ~FR_CB_GUESS;
+                    }
+                } else if (intern) {
+                    id = wp_key_intern_at(tb, s, n, avail);
+                }
                 if (id != WP_NO_ID) {
+                    if (ktop == top->kstart && as_objects && !(top->flags & FR_INDEF) && top->n <= WP_SHAPE_MAX_KEYS) {
+                        /* the first key of a definite map: guess the shape that the last maps of
+                         * n entries starting with it at this depth closed with (as MessagePack) */
+                        const uint32_t e = tb->shape_pred[wp_pred_slot(id, top->n, sp)], g = e & 0x7fffu;
+                        if ((e & 0x8000u) && g - 1u < tb->nshapes && tb->shape_len[g - 1u] == top->n &&
+                            tb->shape_pool[tb->shape_off[g - 1u]] == id)
+                            top->flags |= g << FR_CB_GUESS_SHIFT;
+                    }
                     wp_tape_tagp(&t, WP_T_KEY, id);
                     if (top->flags & FR_ALL_INTERNED) {
                         if (ktop < kcap && top->count / 2 < WP_SHAPE_MAX_KEYS) kscratch[ktop++] = id;
@@ -413,7 +440,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 }
                 top->flags &= ~(uint32_t)FR_ALL_INTERNED;
             }
-            if (!wp_put_string(d, &t, s, n)) FAIL(WP_ERR_TAPE_FULL, start);
+            if (!wp_put_string_in(d, &t, s, n, r.len - r.pos)) FAIL(WP_ERR_TAPE_FULL, start);
             r.pos += n;
             goto item_done;
         }
@@ -509,7 +536,21 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             }
             if (--f->remaining) break;
             if (f->flags & FR_MAP) {
-                wp_map_close(&t, tb, f->hdr, f->n, f->flags, as_objects, kscratch + f->kstart, ktop - f->kstart);
+                const uint32_t guess = (f->flags >> FR_CB_GUESS_SHIFT) & 0x7fffu;
+                if (guess && (f->flags & FR_ALL_INTERNED) && ktop - f->kstart == f->n) {
+                    /* every key matched the guess: its shape, without hashing the ids */
+                    t.w[f->hdr] = WP_T_SHAPED | ((guess - 1u) << 8);
+                } else {
+                    wp_map_close(&t, tb, f->hdr, f->n, f->flags, as_objects, kscratch + f->kstart, ktop - f->kstart);
+                    const uint32_t hw = t.w[f->hdr];
+                    if ((hw & 0xffu) == WP_T_SHAPED) {
+                        /* (every key interned, the first at kstart:) the slot of its first key
+                         * learns this shape, trusted (bit 15) once a map repeats it */
+                        uint16_t *e = &tb->shape_pred[wp_pred_slot(kscratch[f->kstart], f->n, sp)];
+                        const uint32_t g = (hw >> 8) + 1u;
+                        *e = (uint16_t)((*e & 0x7fffu) == g ? g | 0x8000u : g);
+                    }
+                }
                 ktop = f->kstart;
             }
             if (f->flags & FR_CB_PACKARR) packed_open--;

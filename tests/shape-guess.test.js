@@ -1,4 +1,4 @@
-// MessagePack maps whose shape C guesses from their first key: after interning a map's first key,
+// MessagePack and CBOR maps whose shape C guesses from their first key: after interning a map's first key,
 // the decoder takes the shape that the last map of as many keys starting with that key (at that
 // depth) had, once two maps in a row had it, and compares the map's further keys with that
 // shape's keys instead of hashing them.
@@ -8,6 +8,7 @@
 import { describe, test, expect } from 'vitest';
 import { pack, unpack, unpackMultiple, Unpackr, DecodeError } from 'wirepack';
 import * as msgpackr from 'msgpackr';
+import { Encoder as CborEncoder, decode as cborDecode, decodeMultiple as cborDecodeMultiple, Decoder as CborDecoder } from 'wirepack/cbor';
 import { hex } from './helpers/bytes.js';
 
 /** The value back, with its keys in the same order at every level. */
@@ -123,5 +124,95 @@ describe('maps decoded against a guessed shape', () => {
     expect(asMaps.map((m) => Object.fromEntries(m))).toEqual(maps);
     same(new Unpackr({ useRecords: false }).unpack(bytes), maps);
     expect(hex(pack(unpack(bytes)))).toBe(hex(bytes));
+  });
+});
+
+describe('CBOR maps decoded against a guessed shape', () => {
+  const enc = new CborEncoder({ useRecords: false });
+  const encode = (v) => enc.encode(v);
+  const indef = new CborEncoder({ useRecords: false, indefiniteLengths: true });
+  const join = (parts) => parts.reduce((a, b) => new Uint8Array([...a, ...b]));
+
+  test('many first keys with the same tail: every map keeps its own first key (slots collide)', () => {
+    for (const n of [1, 2, 3, 5]) {
+      const tail = ['x', 'y', 'z', 'w'].slice(0, n - 1);
+      const maps = Array.from({ length: 300 }, (_, i) => obj([`first${i}`, ...tail], i * 10));
+      same(cborDecode(encode(maps)), maps);
+      same(cborDecode(encode(maps.slice().reverse())), maps.slice().reverse());
+      for (const m of maps) same(cborDecode(encode(m)), m);
+      same(cborDecodeMultiple(join(maps.map((m) => encode(m)))), maps);
+    }
+  });
+
+  test('the same first key and size, the other keys different: alternating, permuted, one key changed', () => {
+    const shapes = [['id', 'a', 'b', 'c'], ['id', 'a', 'c', 'b'], ['id', 'b', 'a', 'c'], ['id', 'a', 'b', 'd'], ['id', 'x', 'y', 'z']];
+    const maps = [];
+    for (let i = 0; i < 200; i++) maps.push(obj(shapes[(i * 7) % shapes.length], i));
+    same(cborDecode(encode(maps)), maps);
+    for (const m of maps) same(cborDecode(encode({ m })), { m });
+    const A = obj(['id', 'a', 'b', 'c'], 1), B = obj(['id', 'x', 'y', 'z'], 5), C = obj(['id', 'a', 'y', 'c'], 9);
+    const runs = [A, A, A, B, B, B, A, C, C, C, A, B];
+    same(cborDecode(encode(runs)), runs);
+    for (const m of runs) same(cborDecode(encode(m)), m);
+  });
+
+  test('keys of every length, UTF-8 keys, keys that agree with the guess in their first 8 or 16 bytes only', () => {
+    const keys = Array.from({ length: 40 }, (_, i) => 'k'.repeat(i + 1));
+    const maps = [];
+    for (let i = 0; i < 40; i++) maps.push(obj(['first', ...keys.slice(i, i + 3)], i), obj(['first', ...keys.slice(i, i + 2), keys[(i + 5) % 40]], i));
+    same(cborDecode(encode(maps)), maps);
+    for (const m of maps) same(cborDecode(encode(m)), m);
+    const a = { lead: 1, 'clé-äöü': 2, '鍵': 3, '0123456789abcdefX': 4, '01234567Y': 5 };
+    const b = { lead: 1, 'clé-äöü': 2, '鍵': 3, '0123456789abcdefZ': 4, '01234567Q': 5 };
+    for (let i = 0; i < 4; i++) {
+      same(cborDecode(encode([a, b, a, b])), [a, b, a, b]);
+      same(cborDecode(encode(b)), b);
+      same(cborDecode(encode(a)), a);
+    }
+  });
+
+  test('indefinite maps with the keys of a guessed shape, and maps with integer or non-string keys', () => {
+    const m = obj(['id', 'a', 'b'], 3);
+    const same3 = [m, m, m];
+    same(cborDecode(encode(same3)), same3);
+    // the same keys in an indefinite map (no guess) and an indefinite map inside a definite one
+    same(cborDecode(indef.encode(same3)), same3);
+    same(cborDecodeMultiple(join([encode(m), indef.encode(m), encode(m), indef.encode({ id: m, a: 1, b: 2 })])), [m, m, m, { id: m, a: 1, b: 2 }]);
+    // an integer key and a binary key where the guess's key is: Maps with those keys, in order
+    const withInt = new Map([['id', 1], [7, 2], ['b', 3]]);
+    const withBin = new Map([['id', 1], [new Uint8Array([97]), 2], ['b', 3]]);
+    const back = cborDecode(encode([m, m, withInt, m, withBin, m]));
+    expect(back[2]).toBeInstanceOf(Map);
+    expect([...back[2]]).toEqual([['id', 1], [7, 2], ['b', 3]]);
+    expect(back[4]).toBeInstanceOf(Map);
+    expect([...back[4].keys()][1]).toEqual(new Uint8Array([97]));
+    same([back[0], back[1], back[3], back[5]], [m, m, m, m]);
+  });
+
+  test('a failed call (its new keys and shapes rolled back) does not leave a guess that misleads the next', () => {
+    const good = { first: 1, second: 2, third: 3 };
+    same(cborDecode(encode(good)), good);
+    same(cborDecode(encode(good)), good);
+    const bad = encode([{ first: 1, other: 2, more: 3 }, { first: 1, other: 2, more: 3 }, { first: 1, again: 2, newer: 3 }, 'x'.repeat(40)]).slice(0, -5);
+    let err = null;
+    try {
+      cborDecode(bad);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DecodeError);
+    expect(err.incomplete).toBe(true);
+    const next = [{ first: 9, zz: 8, yy: 7 }, { first: 1, other: 2, more: 3 }, { first: 1, again: 2, newer: 3 }, good, good];
+    same(cborDecode(encode(next)), next);
+    same(cborDecode(encode(good)), good);
+  });
+
+  test('a Decoder that makes Maps and the objects decode agree, and re-encode to the same bytes', () => {
+    const maps = Array.from({ length: 20 }, (_, i) => obj(['id', `k${i % 3}`, 'z'], i));
+    const bytes = encode(maps);
+    const asMaps = new CborDecoder({ mapsAsObjects: false }).decode(bytes);
+    expect(asMaps.map((x) => Object.fromEntries(x))).toEqual(maps);
+    same(cborDecode(bytes), maps);
+    expect(hex(encode(cborDecode(bytes)))).toBe(hex(bytes));
   });
 });
