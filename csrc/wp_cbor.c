@@ -251,91 +251,94 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             goto item_done;
         }
 
-        if (top && (top->flags & FR_CB_BUNDARR)) {
-            /* cbor-x's bundled strings, tag 0xdff9 [offset, (s0', s1',) value]: the offset (from
-             * its own first byte) points at two strings; the host gets them, in a marker tag
-             * [s0, s1, offset], before the value. A previous bundle's strings (elements 1 and 2
-             * of a 4-element array) were read through its own offset: skipped. */
-            uint32_t bm, bh;
-            uint64_t ba;
-            bool bi;
-            wp_err be = wp_cbor_head(&r, &bm, &ba, &bh, &bi);
-            if (top->count == 0 && be == WP_OK && bm == 0 && !bi) {
-                uint64_t bp = (uint64_t)start + ba;
-                if (bp < (uint64_t)start + bh || bp > r.len || (bundle_end && bp < bundle_end)) FAIL(WP_ERR_BAD_BUNDLE, start);
-                wp_reader br = r;
-                br.pos = (uint32_t)bp;
-                uint32_t sp0[2], sn[2];
-                for (int k = 0; k < 2; k++) {
-                    if (!wp_rd_has(&br, 1)) FAIL(WP_ERR_TRUNCATED, start);
-                    uint32_t sm, sh;
-                    uint64_t sa;
-                    bool si;
-                    wp_err se = wp_cbor_head(&br, &sm, &sa, &sh, &si);
-                    if (se != WP_OK) FAIL(se, br.pos);
-                    if (si || (sm != 2 && sm != 3)) FAIL(WP_ERR_BAD_BUNDLE, br.pos);
-                    if (sa > wp_rd_left(&br) - sh) FAIL(WP_ERR_TRUNCATED, start);
-                    sp0[k] = br.pos + sh;
-                    sn[k] = (uint32_t)sa;
-                    br.pos += sh + (uint32_t)sa;
+        /* elements of cbor-x's bundles, record definitions and packed items (one test for all three) */
+        if (top && (top->flags & (FR_CB_BUNDARR | FR_CB_RECARR | FR_CB_PACKARR))) {
+            if (top->flags & FR_CB_BUNDARR) {
+                /* cbor-x's bundled strings, tag 0xdff9 [offset, (s0', s1',) value]: the offset (from
+                 * its own first byte) points at two strings; the host gets them, in a marker tag
+                 * [s0, s1, offset], before the value. A previous bundle's strings (elements 1 and 2
+                 * of a 4-element array) were read through its own offset: skipped. */
+                uint32_t bm, bh;
+                uint64_t ba;
+                bool bi;
+                wp_err be = wp_cbor_head(&r, &bm, &ba, &bh, &bi);
+                if (top->count == 0 && be == WP_OK && bm == 0 && !bi) {
+                    uint64_t bp = (uint64_t)start + ba;
+                    if (bp < (uint64_t)start + bh || bp > r.len || (bundle_end && bp < bundle_end)) FAIL(WP_ERR_BAD_BUNDLE, start);
+                    wp_reader br = r;
+                    br.pos = (uint32_t)bp;
+                    uint32_t sp0[2], sn[2];
+                    for (int k = 0; k < 2; k++) {
+                        if (!wp_rd_has(&br, 1)) FAIL(WP_ERR_TRUNCATED, start);
+                        uint32_t sm, sh;
+                        uint64_t sa;
+                        bool si;
+                        wp_err se = wp_cbor_head(&br, &sm, &sa, &sh, &si);
+                        if (se != WP_OK) FAIL(se, br.pos);
+                        if (si || (sm != 2 && sm != 3)) FAIL(WP_ERR_BAD_BUNDLE, br.pos);
+                        if (sa > wp_rd_left(&br) - sh) FAIL(WP_ERR_TRUNCATED, start);
+                        sp0[k] = br.pos + sh;
+                        sn[k] = (uint32_t)sa;
+                        br.pos += sh + (uint32_t)sa;
+                    }
+                    if (sp + 2 > max_depth) FAIL(WP_ERR_DEPTH, start);
+                    if (!wp_tape_room(&t, 16)) FAIL(WP_ERR_TAPE_FULL, start);
+                    wp_tape_tagp(&t, WP_T_TAG, WP_LEN_ESCAPE); wp_tape_put(&t, WP_CBOR_MARK_BUNDLE_LO); wp_tape_put(&t, WP_CBOR_MARK_REC_HI);
+                    wp_tape_tagp(&t, WP_T_ARR, 3);
+                    for (int k = 0; k < 2; k++) {
+                        if (!wp_put_string(d, &t, r.base + sp0[k], sn[k])) FAIL(WP_ERR_TAPE_FULL, start);
+                    }
+                    wp_frame *f = &fr[sp++];
+                    f->remaining = 1; f->count = 0; f->hdr = 0; f->n = 1; f->kstart = ktop; f->flags = FR_TAG; f->start = start;
+                    f = &fr[sp++];
+                    f->remaining = 1; f->count = 2; f->hdr = 0; f->n = 3; f->kstart = ktop; f->flags = FR_ARR; f->start = start;
+                    if (sp > d->depth_seen) d->depth_seen = sp;
+                    top = f;
+                    bundle_end = br.pos;
+                    bundle_prev_s = bundle_s;
+                    bundle_s = (uint32_t)bp;
+                } else if (top->n == 4 && (top->count == 1 || top->count == 2)) {
+                    if (be != WP_OK) FAIL(be, start);
+                    /* the previous bundle's strings, which its offset pointed at */
+                    if (top->count == 1 && bundle_prev_s && start != bundle_prev_s) FAIL(WP_ERR_BAD_BUNDLE, start);
+                    if (bi || (bm != 2 && bm != 3)) FAIL(WP_ERR_BAD_BUNDLE, start);
+                    if (ba > wp_rd_left(&r) - bh) FAIL(WP_ERR_TRUNCATED, start);
+                    r.pos = start + bh + (uint32_t)ba;
+                    wp_tape_put(&t, WP_T_NIL);
+                    goto item_done;
                 }
-                if (sp + 2 > max_depth) FAIL(WP_ERR_DEPTH, start);
-                if (!wp_tape_room(&t, 16)) FAIL(WP_ERR_TAPE_FULL, start);
-                wp_tape_tagp(&t, WP_T_TAG, WP_LEN_ESCAPE); wp_tape_put(&t, WP_CBOR_MARK_BUNDLE_LO); wp_tape_put(&t, WP_CBOR_MARK_REC_HI);
-                wp_tape_tagp(&t, WP_T_ARR, 3);
-                for (int k = 0; k < 2; k++) {
-                    if (!wp_put_string(d, &t, r.base + sp0[k], sn[k])) FAIL(WP_ERR_TAPE_FULL, start);
-                }
-                wp_frame *f = &fr[sp++];
-                f->remaining = 1; f->count = 0; f->hdr = 0; f->n = 1; f->kstart = ktop; f->flags = FR_TAG; f->start = start;
-                f = &fr[sp++];
-                f->remaining = 1; f->count = 2; f->hdr = 0; f->n = 3; f->kstart = ktop; f->flags = FR_ARR; f->start = start;
-                if (sp > d->depth_seen) d->depth_seen = sp;
-                top = f;
-                bundle_end = br.pos;
-                bundle_prev_s = bundle_s;
-                bundle_s = (uint32_t)bp;
-            } else if (top->n == 4 && (top->count == 1 || top->count == 2)) {
-                if (be != WP_OK) FAIL(be, start);
-                /* the previous bundle's strings, which its offset pointed at */
-                if (top->count == 1 && bundle_prev_s && start != bundle_prev_s) FAIL(WP_ERR_BAD_BUNDLE, start);
-                if (bi || (bm != 2 && bm != 3)) FAIL(WP_ERR_BAD_BUNDLE, start);
-                if (ba > wp_rd_left(&r) - bh) FAIL(WP_ERR_TRUNCATED, start);
-                r.pos = start + bh + (uint32_t)ba;
-                wp_tape_put(&t, WP_T_NIL);
-                goto item_done;
             }
-        }
-        if (top && (top->flags & (FR_CB_RECARR | FR_CB_PACKARR))) {
-            /* an element of a record definition or packed item: a marker before those the host
-             * must see first (see FR_CB_RECTAG) */
-            uint32_t lo = 0;
-            bool mark = false;
-            if (top->flags & FR_CB_RECARR) {
-                /* 0xdfff: element 1 is the keys of id (element 0); 0xdffe (FR_CB_DEFSTAG on the
-                 * array too, definite arrays only): elements 1..n-2 define ids firstId + 0, 1, ...,
-                 * except empty key arrays (one byte), which cannot pay for a marker */
-                bool defs = (top->flags & FR_CB_DEFSTAG) != 0;
-                if (top->count == 0) {
-                    uint32_t m0, h0;
-                    uint64_t a0;
-                    bool i0;
-                    top->kstart = (wp_cbor_head(&r, &m0, &a0, &h0, &i0) == WP_OK && m0 == 0 && !i0 && a0 <= 0xffffu) ? (uint32_t)a0 : WP_CBOR_NO_ID;
-                } else if (top->kstart != WP_CBOR_NO_ID && (defs ? top->count + 1 < top->n && b != 0x80 && top->kstart + top->count - 1 <= 0xffffu : top->count == 1)) {
-                    lo = WP_CBOR_MARK_REC_LO | (top->kstart + top->count - 1);
+            if (top->flags & (FR_CB_RECARR | FR_CB_PACKARR)) {
+                /* an element of a record definition or packed item: a marker before those the host
+                 * must see first (see FR_CB_RECTAG) */
+                uint32_t lo = 0;
+                bool mark = false;
+                if (top->flags & FR_CB_RECARR) {
+                    /* 0xdfff: element 1 is the keys of id (element 0); 0xdffe (FR_CB_DEFSTAG on the
+                     * array too, definite arrays only): elements 1..n-2 define ids firstId + 0, 1, ...,
+                     * except empty key arrays (one byte), which cannot pay for a marker */
+                    bool defs = (top->flags & FR_CB_DEFSTAG) != 0;
+                    if (top->count == 0) {
+                        uint32_t m0, h0;
+                        uint64_t a0;
+                        bool i0;
+                        top->kstart = (wp_cbor_head(&r, &m0, &a0, &h0, &i0) == WP_OK && m0 == 0 && !i0 && a0 <= 0xffffu) ? (uint32_t)a0 : WP_CBOR_NO_ID;
+                    } else if (top->kstart != WP_CBOR_NO_ID && (defs ? top->count + 1 < top->n && b != 0x80 && top->kstart + top->count - 1 <= 0xffffu : top->count == 1)) {
+                        lo = WP_CBOR_MARK_REC_LO | (top->kstart + top->count - 1);
+                        mark = true;
+                    }
+                } else if (top->count < 3) {
+                    lo = WP_CBOR_MARK_PACK_LO | top->count;
                     mark = true;
                 }
-            } else if (top->count < 3) {
-                lo = WP_CBOR_MARK_PACK_LO | top->count;
-                mark = true;
-            }
-            if (mark && sp < max_depth) {
-                if (!wp_tape_room(&t, 10)) FAIL(WP_ERR_TAPE_FULL, start);
-                wp_tape_tagp(&t, WP_T_TAG, WP_LEN_ESCAPE); wp_tape_put(&t, lo); wp_tape_put(&t, WP_CBOR_MARK_REC_HI);
-                wp_frame *f = &fr[sp++];
-                if (sp > d->depth_seen) d->depth_seen = sp;
-                f->remaining = 1; f->count = 0; f->hdr = 0; f->n = 1; f->kstart = ktop; f->flags = FR_TAG; f->start = start;
-                top = f;
+                if (mark && sp < max_depth) {
+                    if (!wp_tape_room(&t, 10)) FAIL(WP_ERR_TAPE_FULL, start);
+                    wp_tape_tagp(&t, WP_T_TAG, WP_LEN_ESCAPE); wp_tape_put(&t, lo); wp_tape_put(&t, WP_CBOR_MARK_REC_HI);
+                    wp_frame *f = &fr[sp++];
+                    if (sp > d->depth_seen) d->depth_seen = sp;
+                    f->remaining = 1; f->count = 0; f->hdr = 0; f->n = 1; f->kstart = ktop; f->flags = FR_TAG; f->start = start;
+                    top = f;
+                }
             }
         }
 
