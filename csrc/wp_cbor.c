@@ -91,34 +91,7 @@ WP_INLINE uint32_t wp_cbor_run_special(uint32_t b) {
 /* If the n items at r->pos are all numbers, false, true, null or undefined (and complete), write
  * a NUMRUN (numbers only) or a SCALARRUN and advance. */
 static bool wp_cbor_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged) {
-    uint32_t p = r->pos, specials = 0, i = 0;
-    /* numbers only (the common run), then, from the first non-number, numbers and specials: one
-     * loop for both made the C decode of a float-heavy document 12-22% slower in wasm */
-    for (; i < n; i++) {
-        if (p >= r->len) return false;
-        const uint8_t *q = wp_rd_at(r, p);
-        if (f32_tagged && q[0] == 0xfa) return false;
-        uint32_t sz = wp_cbor_num_size(q);
-        if (sz == 0) break;
-        if (sz > r->len - p) return false;
-        p += sz;
-    }
-    for (; i < n; i++) {
-        if (p >= r->len) return false;
-        const uint8_t *q = wp_rd_at(r, p);
-        if (f32_tagged && q[0] == 0xfa) return false;
-        uint32_t sz = wp_cbor_num_size(q);
-        if (sz == 0) {
-            if (!wp_cbor_run_special(q[0])) return false;
-            specials++;
-            sz = 1;
-        } else if (sz > r->len - p) {
-            return false;
-        }
-        p += sz;
-    }
-    wp_run_fill(r, t, n, specials, wp_cbor_num_size, wp_cbor_num_at, wp_cbor_run_special);
-    return true;
+    return wp_run_try(r, t, n, wp_cbor_num_size, wp_cbor_num_at, wp_cbor_run_special, f32_tagged ? 0xfau : 0u, 0, false);
 }
 
 /* Indefinite string at r->pos (after its 0x5f/0x7f head): chunks of the same major type until
@@ -462,8 +435,12 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 goto item_done;
             }
             if (!is_map && !indef && n >= 2 && n <= left && wp_cbor_num_size(wp_rd_ptr(&r))) {
-                if (!wp_tape_room(&t, 2u * n + 4u)) FAIL(WP_ERR_TAPE_FULL, start);
-                if (wp_cbor_try_numrun(&r, &t, n, f32_tagged)) goto item_done;
+                /* (not when the second element already ends the run: [time, {...}] and the like) */
+                const uint32_t q = r.pos + wp_cbor_num_size(wp_rd_ptr(&r));
+                if (q < r.len && (wp_cbor_num_size(r.base + q) || wp_cbor_run_special(r.base[q]))) {
+                    if (!wp_tape_room(&t, 2u * n + 4u)) FAIL(WP_ERR_TAPE_FULL, start);
+                    if (wp_cbor_try_numrun(&r, &t, n, f32_tagged)) goto item_done;
+                }
             }
             wp_frame *f = &fr[sp++];
             if (sp > d->depth_seen) d->depth_seen = sp;

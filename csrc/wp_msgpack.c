@@ -75,40 +75,10 @@ static const uint8_t wp_mp_special[4] = { WP_RUN_NULL, 0, WP_RUN_FALSE, WP_RUN_T
 WP_INLINE uint32_t wp_mp_run_special(uint32_t b) { return b - 0xc0u < 4u ? wp_mp_special[b - 0xc0u] : 0; }
 WP_INLINE uint32_t wp_mp_num_size(const uint8_t *p) { return wp_num_size[p[0]]; }
 
-/* If the n elements at r->pos are all numbers, nil, false or true (and complete), write a NUMRUN
- * (numbers only) or a SCALARRUN and advance. A byte 0x40-0x7f that names a defined record (or
- * may, in strict mode) is not a number. */
+/* wp_run_try for MessagePack: the n elements at r->pos as a NUMRUN or SCALARRUN (nil, false,
+ * true), or false. */
 static bool wp_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged, const uint32_t *recs, bool strict) {
-    uint32_t p = r->pos, specials = 0, i = 0;
-    /* numbers only (the common run), then, from the first non-number, numbers and specials: one
-     * loop for both made the C decode of a float-heavy document 12-22% slower in wasm */
-    for (; i < n; i++) {
-        if (p >= r->len) return false;
-        uint32_t b = r->base[p];
-        if (f32_tagged && b == 0xca) return false;
-        if (b - 0x40u < 0x40u && recs && (strict || recs[b & 0x3f])) return false;
-        uint32_t sz = wp_num_size[b];
-        if (sz == 0) break;
-        if (sz > r->len - p) return false;
-        p += sz;
-    }
-    for (; i < n; i++) {
-        if (p >= r->len) return false;
-        uint32_t b = r->base[p];
-        if (f32_tagged && b == 0xca) return false;
-        if (b - 0x40u < 0x40u && recs && (strict || recs[b & 0x3f])) return false;
-        uint32_t sz = wp_num_size[b];
-        if (sz == 0) {
-            if (!wp_mp_run_special(b)) return false;
-            specials++;
-            sz = 1;
-        } else if (sz > r->len - p) {
-            return false;
-        }
-        p += sz;
-    }
-    wp_run_fill(r, t, n, specials, wp_mp_num_size, wp_num_at, wp_mp_run_special);
-    return true;
+    return wp_run_try(r, t, n, wp_mp_num_size, wp_num_at, wp_mp_run_special, f32_tagged ? 0xcau : 0u, recs, strict);
 }
 
 /* Timestamp extension payload -> ms since the epoch (floored), or an error. */
