@@ -420,3 +420,33 @@ describe('records of objects that change while encoded', () => {
     expect(e.decode(e.encode({ a: 1, b: 2, c: 3 }))).toEqual({ a: 1, b: 2, c: 3 });
   });
 });
+
+// Records are built from the tape by their shape (Decoder#tapeRecord) unless something else owns
+// the tag: these must still see record tags with their array of values. (Last in the file: the
+// extension below stays registered.)
+describe('record tags that the Decoder does not build itself', () => {
+  const rows = [{ a: 1, b: 'x', c: [1] }, { a: 2, b: 'y', c: [2] }, { a: 3, b: 'z', c: [3] }];
+
+  test('a subclass with its own decodeTag gets every record tag and its values', () => {
+    const bytes = new Encoder().encode(rows);
+    const seen = [];
+    class Seeing extends Decoder {
+      decodeTag(tag, value, reader) {
+        if (typeof tag === 'number' && tag >= 0xe000 && tag <= 0xffff) seen.push([tag, value]);
+        return super.decodeTag(tag, value, reader);
+      }
+    }
+    same(new Seeing().decode(bytes), rows);
+    // the first row defines the record (tag 0xdfff); the later two refer to it
+    expect(seen).toEqual([[0xe000, [2, 'y', [2]]], [0xe000, [3, 'z', [3]]]]);
+    same(new Decoder().decode(bytes), rows);
+  });
+
+  test('an extension registered on a record tag wins over the record', async () => {
+    const { addExtension } = await import('wirepack/cbor');
+    const bytes = new Encoder().encode(rows);
+    same(decode(bytes), rows);
+    addExtension({ tag: 0xe000, decode: (v) => ({ ext: v }) });
+    expect(decode(bytes)).toEqual([rows[0], { ext: [2, 'y', [2]] }, { ext: [3, 'z', [3]] }]);
+  });
+});

@@ -4,7 +4,7 @@
  * as MessagePack and encodes the same encode tape, so the value builder and walker are shared;
  * this module adds what is CBOR's own: tags, simple values, and the types they carry.
  */
-import { Unpackr, TapeReader, roundFloat32, canCodegen, objectLiteral } from './decode.js';
+import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, NOT_A_RECORD } from './decode.js';
 import { Packr, Tape, writeBytes, writeHeader, FLOAT32_OPTIONS } from './encode.js';
 import { diagnose } from './diagnose.js';
 import { DecodeError } from './errors.js';
@@ -232,6 +232,7 @@ const RECORD_BUILDERS_MAX = 1024;
  * @property {number} seen calls (and record ids) that met it
  * @property {string[]} keys
  * @property {((vals: any[], from: number) => Record<string, unknown>) | null} fn
+ * @property {Shape} [shape] builds its objects from the tape (tapeRecord), made on first use
  */
 /**
  * @typedef {object} RecordSlot a record id within one call
@@ -446,6 +447,33 @@ export class Decoder extends Unpackr {
   }
 
   /**
+   * A record (tag 0xe000 + id) whose array of values, as many as its keys, is next on the tape:
+   * the object, built by the record's shape (decode.js Shape: a generated literal, or the
+   * eval-free path) from the values on the tape, with no array in between. NOT_A_RECORD, for
+   * decodeTag to handle, when an extension has the tag, decodeTag is overridden, a keyMap is
+   * set, the id has no keys, or the array is not exactly as long as they are.
+   * @param {number} tag
+   * @param {TapeReader} r
+   * @returns {any}
+   */
+  tapeRecord(tag, r) {
+    if ((extensionsByTag.size !== 0 && extensionsByTag.has(tag)) || this.mapKey !== null || this.decodeTag !== Decoder.prototype.decodeTag) return NOT_A_RECORD;
+    const id = tag - RECORD_FIRST;
+    const keys = this.structure(id);
+    if (keys === undefined || (r.w[r.t] >>> 8) !== keys.length) return NOT_A_RECORD;
+    // the builder entry of these keys, found once per id and call (as recordAt)
+    const st = this.state();
+    const slots = st.rslots || (st.rslots = []);
+    let s = slots[id];
+    if (s === undefined || s.keys !== keys) s = slots[id] = { keys, uses: 0, b: this.#builderFor(keys) };
+    const b = s.b;
+    if (b === NO_BUILDER) return NOT_A_RECORD; // keys that are not all strings: record() converts them
+    const shape = b.shape || (b.shape = new Shape(b.keys, true));
+    r.t++; // the array's header
+    return shape.build(r);
+  }
+
+  /**
    * @param {number | bigint} tag
    * @param {any} value
    * @param {TapeReader} _reader
@@ -453,7 +481,7 @@ export class Decoder extends Unpackr {
    */
   decodeTag(tag, value, _reader) {
     if (typeof tag === 'number') {
-      const ext = extensionsByTag.get(tag);
+      const ext = extensionsByTag.size !== 0 ? extensionsByTag.get(tag) : undefined;
       if (ext && ext.decode) return ext.decode(value);
       switch (tag) {
         case 0: if (typeof value === 'string') return new Date(value); break;

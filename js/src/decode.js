@@ -418,6 +418,8 @@ const TWO32 = 4294967296;
 const RUN_SPECIAL = [NaN, null, false, true, undefined];
 /** A shareable slot whose value is still being built (a reference to it is not allowed). */
 const NOT_YET = Symbol('not yet');
+/** Unpackr#tapeRecord: not built from the tape (decodeTag gets the tag and its array). */
+export const NOT_A_RECORD = Symbol('not a record');
 const NO_BYTES = new Uint8Array(0);
 
 /**
@@ -964,6 +966,12 @@ export class TapeReader {
         }
         if (tag === 259) return this.opts.decodeTag(tag, this.mapAhead(), this);
         if (tag === 28) return this.shareable();
+        if (tag >= 0xe000 && tag <= 0xffff && (w[this.t] & 0xff) === 13) {
+          // a CBOR record (cbor-x's tag 0xe000 + id over an array of values): built from the tape
+          // by its shape when the Decoder can, without the array in between
+          const o = this.opts.tapeRecord(tag, this);
+          if (o !== NOT_A_RECORD) return o;
+        }
         if (tag === 29) {
           const i = this.v();
           const shared = this.shared;
@@ -1391,6 +1399,17 @@ export class Unpackr {
    */
   decodeTag(tag, value, _reader) {
     return { tag, value };
+  }
+
+  /**
+   * A CBOR record tag whose array of values is next on the tape: the object built from the tape,
+   * or NOT_A_RECORD (CBOR decoders override this).
+   * @param {number} _tag
+   * @param {TapeReader} _reader
+   * @returns {any}
+   */
+  tapeRecord(_tag, _reader) {
+    return NOT_A_RECORD;
   }
 
   /**
