@@ -353,9 +353,7 @@ WP_INLINE bool wp_run_try(wp_reader *r, wp_tape *t, uint32_t n, uint32_t (*size)
         p += sz;
     }
     if (i < n) {
-        /* a SCALARRUN: its NaNs take the canonical form (low word 0), apart from the specials */
-        for (uint32_t k = 0; k < i; k++)
-            if (f[k] != f[k]) wp_run_put(t, at, k, 0);
+        const uint32_t numbers = i;
         for (; i < n; i++) {
             if (p >= len) return false;
             const uint8_t *q = base + p;
@@ -375,6 +373,10 @@ WP_INLINE bool wp_run_try(wp_reader *r, wp_tape *t, uint32_t n, uint32_t (*size)
             else f[i] = v;
             p += sz;
         }
+        /* a SCALARRUN: its NaNs take the canonical form (low word 0), apart from the specials;
+         * those after the first special already have it */
+        for (uint32_t k = 0; k < numbers; k++)
+            if (f[k] != f[k]) wp_run_put(t, at, k, 0);
     }
     wp_tape_tag_len(t, specials ? WP_T_SCALARRUN : WP_T_NUMRUN, n);
     if (at != t->len) t->w[t->len] = 0;

@@ -50,6 +50,11 @@ describe.each([true, false])('MessagePack (codegen %s)', (codegen) => {
     expect([...withBytes[2]]).toEqual([7]);
   });
 
+  test('NaNs whose low word is that of a special (1 nil, 2 false, 3 true) stay the number NaN, before and after the first special', () => {
+    expect(d.unpack(fromHex('95cb7ff8000000000001cb7ff8000000000002c3cb7ff8000000000003cb7ff8000000000001'))).toEqual([NaN, NaN, true, NaN, NaN]);
+    expect(d.unpack(fromHex('9301cb7ff8000000000003c2'))).toEqual([1, NaN, false]);
+  });
+
   test('0xc1 in a run is reserved, not a scalar; a run cut short is TRUNCATED', () => {
     expect(() => d.unpack(fromHex('9201c1'))).toThrow(expect.objectContaining({ code: 'RESERVED_BYTE' }));
     expect(() => d.unpack(fromHex('9301c0'))).toThrow(expect.objectContaining({ code: 'TRUNCATED', incomplete: true }));
@@ -99,6 +104,10 @@ describe.each([true, false])('CBOR (codegen %s)', (codegen) => {
     same(d.decode(fromHex('8501f4f5f6f7')), [1, false, true, null, undefined]);
     // a NaN with a payload is the number NaN, never one of the four
     same(d.decode(fromHex('83f97e01f6fb7ff8000000000001')), [NaN, null, NaN]);
+    // NaNs whose low word is that of a special (1 null, 2 false, 3 true, 4 undefined), before
+    // and after the first special of the run
+    same(d.decode(fromHex('85fb7ff8000000000001fb7ff8000000000002f5fb7ff8000000000003fb7ff8000000000004')), [NaN, NaN, true, NaN, NaN]);
+    same(d.decode(fromHex('8301fb7ff8000000000004f7')), [1, NaN, undefined]);
     // another simple value is not a scalar of a run: the array decodes element by element
     const r = d.decode(fromHex('8301f6f3'));
     expect(r.length).toBe(3);
