@@ -418,6 +418,11 @@ const TWO32 = 4294967296;
 const RUN_SPECIAL = [NaN, null, false, true, undefined];
 /** A shareable slot whose value is still being built (a reference to it is not allowed). */
 const NOT_YET = Symbol('not yet');
+/** Element i of a SCALARRUN whose f64 values start at word a. @param {Float64Array} f @param {Int32Array} w @param {number} a @param {number} i */
+const runValue = (f, w, a, i) => {
+  const x = f[(a >> 1) + i];
+  return x === x ? x : RUN_SPECIAL[w[a + 2 * i]];
+};
 /** Unpackr#tapeRecord: not built from the tape (decodeTag gets the tag and its array). */
 export const NOT_A_RECORD = Symbol('not a record');
 const NO_BYTES = new Uint8Array(0);
@@ -924,6 +929,15 @@ export class TapeReader {
           for (let i = 0; i < n; i++) arr.push(f[b + i]);
           return arr;
         }
+        switch (n) {
+          case 2: return [f[b], f[b + 1]];
+          case 3: return [f[b], f[b + 1], f[b + 2]];
+          case 4: return [f[b], f[b + 1], f[b + 2], f[b + 3]];
+          case 5: return [f[b], f[b + 1], f[b + 2], f[b + 3], f[b + 4]];
+          case 6: return [f[b], f[b + 1], f[b + 2], f[b + 3], f[b + 4], f[b + 5]];
+          case 7: return [f[b], f[b + 1], f[b + 2], f[b + 3], f[b + 4], f[b + 5], f[b + 6]];
+          case 8: return [f[b], f[b + 1], f[b + 2], f[b + 3], f[b + 4], f[b + 5], f[b + 6], f[b + 7]];
+        }
         const arr = new Array(n);
         for (let i = 0; i < n; i++) arr[i] = f[b + i];
         return arr;
@@ -941,6 +955,15 @@ export class TapeReader {
         const a = (this.t + 1) & ~1;
         this.t = a + 2 * n;
         const f = this.f, b = a >> 1;
+        switch (n) {
+          case 2: return [runValue(f, w, a, 0), runValue(f, w, a, 1)];
+          case 3: return [runValue(f, w, a, 0), runValue(f, w, a, 1), runValue(f, w, a, 2)];
+          case 4: return [runValue(f, w, a, 0), runValue(f, w, a, 1), runValue(f, w, a, 2), runValue(f, w, a, 3)];
+          case 5: return [runValue(f, w, a, 0), runValue(f, w, a, 1), runValue(f, w, a, 2), runValue(f, w, a, 3), runValue(f, w, a, 4)];
+          case 6: return [runValue(f, w, a, 0), runValue(f, w, a, 1), runValue(f, w, a, 2), runValue(f, w, a, 3), runValue(f, w, a, 4), runValue(f, w, a, 5)];
+          case 7: return [runValue(f, w, a, 0), runValue(f, w, a, 1), runValue(f, w, a, 2), runValue(f, w, a, 3), runValue(f, w, a, 4), runValue(f, w, a, 5), runValue(f, w, a, 6)];
+          case 8: return [runValue(f, w, a, 0), runValue(f, w, a, 1), runValue(f, w, a, 2), runValue(f, w, a, 3), runValue(f, w, a, 4), runValue(f, w, a, 5), runValue(f, w, a, 6), runValue(f, w, a, 7)];
+        }
         const arr = n > 65536 ? [] : new Array(n);
         for (let i = 0; i < n; i++) {
           const x = f[b + i];
