@@ -154,7 +154,8 @@ WP_INLINE wp_err wp_cbor_indef_string(wp_decoder *d, wp_reader *r, wp_tape *t, u
 /* bits 8-22 of a definite map's flags: the shape guessed from its first key (id + 1; 0: none) */
 #define FR_CB_GUESS_SHIFT 8u
 #define FR_CB_GUESS (0x7fffu << FR_CB_GUESS_SHIFT)
-_Static_assert((FR_CB_GUESS & (FR_ARR | FR_MAP | FR_ALL_STR | FR_ALL_INTERNED | FR_INDEF | FR_TAG | FR_RECDEF | FR_CB_RECTAG)) == 0,
+_Static_assert((FR_CB_GUESS & (FR_ARR | FR_MAP | FR_ALL_STR | FR_ALL_INTERNED | FR_INDEF | FR_TAG | FR_RECDEF | FR_CB_RECTAG |
+                               FR_CB_RECARR | FR_CB_PACKTAG | FR_CB_PACKARR | FR_CB_DEFSTAG | FR_CB_BUNDTAG | FR_CB_BUNDARR)) == 0,
                "the guess bits are free");
 #define WP_CBOR_MARK_BUNDLE_LO 0xfffd0000u /* marker tag 0xffffffff_fffd0000 around [s0, s1, offset] */
 #define WP_CBOR_MARK_REC_HI 0xffffffffu   /* marker tag 0xffffffff_ffff0000 | record id (16 bits) */
