@@ -442,6 +442,19 @@ describe('record tags that the Decoder does not build itself', () => {
     same(new Decoder().decode(bytes), rows);
   });
 
+  test('getStructures is asked once per record of an id that stays unknown (not twice), and loaded keys serve the later records', () => {
+    let calls = 0;
+    const unknown = fromHex('82d9e0058101d9e0058102'); // [0xe005 [1], 0xe005 [2]]: id 5 never defined
+    const d = new Decoder({ getStructures: () => { calls++; return undefined; } });
+    const back = d.decode(unknown);
+    expect(back.map((x) => x instanceof Tag)).toEqual([true, true]);
+    expect(calls).toBe(2); // once per record met, as before records were built from the tape
+    let loads = 0;
+    const d2 = new Decoder({ getStructures: () => { loads++; return [['k']]; } });
+    expect(d2.decode(fromHex('83d9e0008101d9e0008102d9e0008103'))).toEqual([{ k: 1 }, { k: 2 }, { k: 3 }]);
+    expect(loads).toBe(1);
+  });
+
   test('an extension registered on a record tag wins over the record', async () => {
     const { addExtension } = await import('wirepack/cbor');
     const bytes = new Encoder().encode(rows);

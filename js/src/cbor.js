@@ -451,7 +451,7 @@ export class Decoder extends Unpackr {
    * the object, built by the record's shape (decode.js Shape: a generated literal, or the
    * eval-free path) from the values on the tape, with no array in between. NOT_A_RECORD, for
    * decodeTag to handle, when an extension has the tag, decodeTag is overridden, a keyMap is
-   * set, the id has no keys, or the array is not exactly as long as they are.
+   * set, the id has no keys yet, or the array is not exactly as long as they are.
    * @param {number} tag
    * @param {TapeReader} r
    * @returns {any}
@@ -459,10 +459,11 @@ export class Decoder extends Unpackr {
   tapeRecord(tag, r) {
     if ((extensionsByTag.size !== 0 && extensionsByTag.has(tag)) || this.mapKey !== null || this.decodeTag !== Decoder.prototype.decodeTag) return NOT_A_RECORD;
     const id = tag - RECORD_FIRST;
-    const keys = this.structure(id);
-    if (keys === undefined || (r.w[r.t] >>> 8) !== keys.length) return NOT_A_RECORD;
-    // the builder entry of these keys, found once per id and call (as recordAt)
+    // (an id not defined yet is left to decodeTag, which loads shared structures for it once)
     const st = this.state();
+    const keys = st.recs[id];
+    if (!Array.isArray(keys) || (r.w[r.t] >>> 8) !== keys.length) return NOT_A_RECORD;
+    // the builder entry of these keys, found once per id and call (as recordAt)
     const slots = st.rslots || (st.rslots = []);
     let s = slots[id];
     if (s === undefined || s.keys !== keys) s = slots[id] = { keys, uses: 0, b: this.#builderFor(keys) };
