@@ -387,26 +387,16 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 const uint32_t guess = (top->flags >> FR_CB_GUESS_SHIFT) & 0x7fffu; /* shape id + 1, 0: none */
                 uint32_t id = WP_NO_ID;
                 if (guess && (top->flags & FR_ALL_INTERNED)) {
-                    /* the guess's key at this position: compared, not hashed; a key it does not
-                     * match (or a long one, interned) ends the guess for the rest of the map */
-                    const uint32_t pid = tb->shape_pool[tb->shape_off[guess - 1u] + (ktop - top->kstart)];
-                    if (n <= 16u && avail >= 16u && wp_key_is_short(tb, pid, s, n)) id = pid;
-                    else {
-                        id = wp_key_intern_at(tb, s, n, avail);
-                        if (id != pid) top->flags &= ~FR_CB_GUESS;
-                    }
+                    bool miss = false;
+                    id = wp_guess_key(tb, guess, ktop - top->kstart, s, n, avail, &miss);
+                    if (miss) top->flags &= ~FR_CB_GUESS; /* for the rest of the map */
                 } else if (intern) {
                     id = wp_key_intern_at(tb, s, n, avail);
                 }
                 if (id != WP_NO_ID) {
-                    if (ktop == top->kstart && as_objects && !(top->flags & FR_INDEF) && top->n <= WP_SHAPE_MAX_KEYS) {
-                        /* the first key of a definite map: guess the shape that the last maps of
-                         * n entries starting with it at this depth closed with (as MessagePack) */
-                        const uint32_t e = tb->shape_pred[wp_pred_slot(id, top->n, sp)], g = e & 0x7fffu;
-                        if ((e & 0x8000u) && g - 1u < tb->nshapes && tb->shape_len[g - 1u] == top->n &&
-                            tb->shape_pool[tb->shape_off[g - 1u]] == id)
-                            top->flags |= g << FR_CB_GUESS_SHIFT;
-                    }
+                    /* the first key of a definite map: its guess (indefinite maps take none) */
+                    if (ktop == top->kstart && as_objects && !(top->flags & FR_INDEF) && top->n <= WP_SHAPE_MAX_KEYS)
+                        top->flags |= wp_guess_first(tb, id, top->n, sp) << FR_CB_GUESS_SHIFT;
                     wp_tape_tagp(&t, WP_T_KEY, id);
                     if (top->flags & FR_ALL_INTERNED) {
                         if (ktop < kcap && top->count / 2 < WP_SHAPE_MAX_KEYS) kscratch[ktop++] = id;
@@ -517,21 +507,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             }
             if (--f->remaining) break;
             if (f->flags & FR_MAP) {
-                const uint32_t guess = (f->flags >> FR_CB_GUESS_SHIFT) & 0x7fffu;
-                if (guess && (f->flags & FR_ALL_INTERNED) && ktop - f->kstart == f->n) {
-                    /* every key matched the guess: its shape, without hashing the ids */
-                    t.w[f->hdr] = WP_T_SHAPED | ((guess - 1u) << 8);
-                } else {
-                    wp_map_close(&t, tb, f->hdr, f->n, f->flags, as_objects, kscratch + f->kstart, ktop - f->kstart);
-                    const uint32_t hw = t.w[f->hdr];
-                    if ((hw & 0xffu) == WP_T_SHAPED) {
-                        /* (every key interned, the first at kstart:) the slot of its first key
-                         * learns this shape, trusted (bit 15) once a map repeats it */
-                        uint16_t *e = &tb->shape_pred[wp_pred_slot(kscratch[f->kstart], f->n, sp)];
-                        const uint32_t g = (hw >> 8) + 1u;
-                        *e = (uint16_t)((*e & 0x7fffu) == g ? g | 0x8000u : g);
-                    }
-                }
+                wp_map_close_guessed(&t, tb, f, (f->flags >> FR_CB_GUESS_SHIFT) & 0x7fffu, as_objects, kscratch + f->kstart, ktop - f->kstart, sp);
                 ktop = f->kstart;
             }
             if (f->flags & FR_CB_PACKARR) packed_open--;

@@ -438,7 +438,7 @@ WP_INLINE bool wp_put_string_in(wp_decoder *d, wp_tape *t, const uint8_t *s, uin
 /* One open container (or CBOR tag) on a decoder's explicit stack. */
 typedef struct wp_frame {
     uint32_t remaining; /* items left (definite): n for arrays, 2n for maps, 1 for tags */
-    uint32_t count;     /* items done (CBOR: keys are the even ones) */
+    uint32_t count;     /* items done (CBOR: keys are the even ones); MessagePack maps: the shape guess (id + 1; 0: none) */
     uint32_t hdr;       /* tape index of the header word to patch (maps) */
     uint32_t n;         /* declared entries */
     uint32_t kstart;    /* start of this map's key ids in the key scratch */
@@ -488,6 +488,48 @@ WP_INLINE void wp_map_close(wp_tape *t, wp_tables *tb, uint32_t hdr, uint32_t n,
         }
     }
     t->w[hdr] = (t->w[hdr] & ~0xffu) | tag;
+}
+
+/* ------------------------------------------------------------------ shape guesses (both decoders)
+ * After a map's first key is interned, the decoder guesses its shape: the one that the last maps
+ * of as many entries starting with that key, at that depth, closed with (wp_tables.shape_pred,
+ * trusted once two maps in a row closed with it). Each further key is compared with the guess's
+ * key at its position instead of hashed; a map whose keys all matched closes as that shape. */
+
+/* The guess for a map of n entries at depth sp whose first key is `first`: shape id + 1, or 0
+ * (the slot is shared, so the shape must have n keys and this first key). */
+WP_INLINE uint32_t wp_guess_first(const wp_tables *tb, uint32_t first, uint32_t n, uint32_t sp) {
+    const uint32_t e = tb->shape_pred[wp_pred_slot(first, n, sp)], g = e & 0x7fffu;
+    return (e & 0x8000u) && g - 1u < tb->nshapes && tb->shape_len[g - 1u] == n && tb->shape_pool[tb->shape_off[g - 1u]] == first
+               ? g : 0u;
+}
+
+/* The id of key s[0..n) (avail bytes readable at s) at position k of a map guessed as g (shape
+ * id + 1): the guess's key when its bytes are these (keys of up to 16 bytes, compared), else the
+ * key interned (WP_NO_ID when it cannot be). An id other than the guess's ends the guess. */
+WP_INLINE uint32_t wp_guess_key(wp_tables *tb, uint32_t g, uint32_t k, const uint8_t *s, uint32_t n, uint32_t avail, bool *miss) {
+    const uint32_t pid = tb->shape_pool[tb->shape_off[g - 1u] + k];
+    if (n <= 16u && avail >= 16u && wp_key_is_short(tb, pid, s, n)) return pid;
+    const uint32_t id = wp_key_intern_at(tb, s, n, avail);
+    *miss = id != pid;
+    return id;
+}
+
+/* Close map frame f (its key ids kids[0..nkids), at depth sp) guessed as g (shape id + 1; 0: no
+ * guess): as the guess when every key matched it, else by wp_map_close; a map that closes as a
+ * shape that way (every key interned, the first at kids[0]) teaches its slot that shape. */
+WP_INLINE void wp_map_close_guessed(wp_tape *t, wp_tables *tb, const wp_frame *f, uint32_t g, bool as_objects,
+                                    const uint32_t *kids, uint32_t nkids, uint32_t sp) {
+    if (g && (f->flags & FR_ALL_INTERNED) && nkids == f->n) {
+        t->w[f->hdr] = WP_T_SHAPED | ((g - 1u) << 8);
+        return;
+    }
+    wp_map_close(t, tb, f->hdr, f->n, f->flags, as_objects, kids, nkids);
+    const uint32_t hw = t->w[f->hdr];
+    if ((hw & 0xffu) != WP_T_SHAPED) return;
+    uint16_t *e = &tb->shape_pred[wp_pred_slot(kids[0], f->n, sp)];
+    const uint32_t s = (hw >> 8) + 1u;
+    *e = (uint16_t)((*e & 0x7fffu) == s ? s | 0x8000u : s);
 }
 
 #endif /* WP_INTERNAL_H */

@@ -224,7 +224,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                     }
                     if (id != WP_NO_ID) {
                         wp_tape_tagp(&t, WP_T_KEY, id);
-                        top->count &= ~0xffffu; /* (not compared with the map's shape guess) */
+                        top->count = 0; /* (not compared with the map's shape guess) */
                         if (top->flags & FR_ALL_INTERNED) {
                             if (ktop < kcap && top->n <= WP_SHAPE_MAX_KEYS) kscratch[ktop++] = id;
                             else top->flags &= ~(uint32_t)FR_ALL_INTERNED;
@@ -253,30 +253,17 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             const uint8_t *s = wp_rd_at(&r, start + hl);
             const uint32_t avail = r.len - (start + hl);
             uint32_t id = WP_NO_ID;
-            const uint32_t guess = top->count & 0xffffu; /* the map's shape guess (id + 1), 0: none */
+            const uint32_t guess = top->count; /* the map's shape guess (id + 1), 0: none */
             if (guess && (top->flags & FR_ALL_INTERNED)) {
-                /* the guess's key at this position: compared, not hashed; a key it does not
-                 * match (or a long one, interned) ends the guess for the rest of the map */
-                const uint32_t pid = tb->shape_pool[tb->shape_off[guess - 1u] + (ktop - top->kstart)];
-                if (n <= 16u && avail >= 16u && wp_key_is_short(tb, pid, s, n)) id = pid;
-                else {
-                    id = wp_key_intern_at(tb, s, n, avail);
-                    if (id != pid) top->count &= ~0xffffu;
-                }
+                bool miss = false;
+                id = wp_guess_key(tb, guess, ktop - top->kstart, s, n, avail, &miss);
+                if (miss) top->count = 0; /* for the rest of the map */
             } else if (intern) {
                 id = wp_key_intern_at(tb, s, n, avail);
             }
             if (id != WP_NO_ID) {
-                if (ktop == top->kstart && as_objects && top->n <= WP_SHAPE_MAX_KEYS) {
-                    /* the first key: the guess is the shape that the last map of n keys starting
-                     * with it at this depth had (its slot is shared: the guess must have n keys
-                     * and this first key); count: (its shape_pred slot + 1) << 16 | guess */
-                    const uint32_t slot = wp_pred_slot(id, top->n, sp);
-                    const uint32_t e = tb->shape_pred[slot], g = e & 0x7fffu;
-                    const bool ok = (e & 0x8000u) && g - 1u < tb->nshapes && tb->shape_len[g - 1u] == top->n &&
-                                    tb->shape_pool[tb->shape_off[g - 1u]] == id;
-                    top->count = ((slot + 1u) << 16) | (ok ? g : 0u);
-                }
+                /* the first key: the map's guess (count) */
+                if (ktop == top->kstart && as_objects && top->n <= WP_SHAPE_MAX_KEYS) top->count = wp_guess_first(tb, id, top->n, sp);
                 wp_tape_tagp(&t, WP_T_KEY, id);
                 if (top->flags & FR_ALL_INTERNED) {
                     if (ktop < kcap && top->n <= WP_SHAPE_MAX_KEYS) kscratch[ktop++] = id;
@@ -585,20 +572,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             wp_frame *f = &fr[sp - 1];
             if (--f->remaining) break;
             if (f->flags & FR_MAP) {
-                const uint32_t guess = f->count & 0xffffu;
-                if (guess && (f->flags & FR_ALL_INTERNED) && ktop - f->kstart == f->n) {
-                    /* every key matched the guess: its shape, without hashing the ids */
-                    t.w[f->hdr] = WP_T_SHAPED | ((guess - 1u) << 8);
-                } else {
-                    wp_map_close(&t, tb, f->hdr, f->n, f->flags, as_objects, kscratch + f->kstart, ktop - f->kstart);
-                    const uint32_t hw = t.w[f->hdr];
-                    if ((f->count >> 16) && (hw & 0xffu) == WP_T_SHAPED) {
-                        /* the slot learns this shape; it is trusted (bit 15) once a map repeats it */
-                        uint16_t *e = &tb->shape_pred[(f->count >> 16) - 1u];
-                        const uint32_t g = (hw >> 8) + 1u;
-                        *e = (uint16_t)((*e & 0x7fffu) == g ? g | 0x8000u : g);
-                    }
-                }
+                wp_map_close_guessed(&t, tb, f, f->count, as_objects, kscratch + f->kstart, ktop - f->kstart, sp);
                 ktop = f->kstart;
             } else if (f->flags & FR_RECDEF) {
                 /* the keys are read: define the record, then read its values in this frame */
