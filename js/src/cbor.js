@@ -279,7 +279,7 @@ class DecodeState {
     this.bundle = null;
     this.b0 = 0;
     this.b1 = 0;
-    /** record id -> the builder of its keys in this call (recordAt) */
+    /** record id -> the builder of its keys in this call (#slotFor) */
     /** @type {RecordSlot[] | null} */
     this.rslots = null;
   }
@@ -463,11 +463,7 @@ export class Decoder extends Unpackr {
     const st = this.state();
     const keys = st.recs[id];
     if (!Array.isArray(keys) || (r.w[r.t] >>> 8) !== keys.length) return NOT_A_RECORD;
-    // the builder entry of these keys, found once per id and call (as recordAt)
-    const slots = st.rslots || (st.rslots = []);
-    let s = slots[id];
-    if (s === undefined || s.keys !== keys) s = slots[id] = { keys, uses: 0, b: this.#builderFor(keys) };
-    const b = s.b;
+    const b = this.#slotFor(st, id, keys).b;
     if (b === NO_BUILDER) return NOT_A_RECORD; // keys that are not all strings: record() converts them
     const shape = b.shape || (b.shape = new Shape(b.keys, true));
     r.t++; // the array's header
@@ -652,15 +648,25 @@ export class Decoder extends Unpackr {
   recordAt(id, keys, vals, from) {
     // (one or two keys: two keyed stores cost less than finding the builder)
     if (keys.length > 2 && this.mapKey === null && vals.length - from === keys.length && this.codegen !== false && id >= 0 && id < 8192 && Number.isInteger(id)) {
-      const st = this.state();
-      const slots = st.rslots || (st.rslots = []);
-      let s = slots[id];
-      if (s === undefined || s.keys !== keys) s = slots[id] = { keys, uses: 0, b: this.#builderFor(keys) };
+      const s = this.#slotFor(this.state(), id, keys);
       const b = s.b;
       if (b.fn === null && b !== NO_BUILDER && (b.seen >= 2 || ++s.uses >= RECORD_CODEGEN_IN_CALL) && canCodegen()) b.fn = compileRecord(keys);
       if (b.fn !== null) return b.fn(vals, from);
     }
     return this.record(keys, vals, from, true);
+  }
+
+  /**
+   * Record id's entry in this call (its keys, its uses in the call, its builder), made when the
+   * id is met first or defined again: the builder is looked up once per id and call.
+   * @param {DecodeState} st @param {number} id @param {any[]} keys
+   * @returns {RecordSlot}
+   */
+  #slotFor(st, id, keys) {
+    const slots = st.rslots || (st.rslots = []);
+    const s = slots[id];
+    if (s !== undefined && s.keys === keys) return s;
+    return (slots[id] = { keys, uses: 0, b: this.#builderFor(keys) });
   }
 
   /**
