@@ -416,121 +416,121 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         if (wp_unlikely(bundle_on) && ext_type != 0x62 && n <= left && (uint64_t)r.pos + n > b_S) FAIL(WP_ERR_BAD_BUNDLE, start);
         if (wp_over(n, d->max_ext)) FAIL(WP_ERR_LIMIT, start);
         {
-                if (n > left) FAIL(WP_ERR_TRUNCATED, start);
-                const uint32_t et = (uint32_t)ext_type & 0xffu;
-                const bool raw = xc && wp_bit(xc->raw, et);
-                if (et == 0x72 && recs && hl == 2 && n <= 2 && !raw) {
-                    /* record definition: d4 72 id | d5 72 id high; the keys (an array), then the values */
-                    uint32_t s = r.base[r.pos] & 0x3fu, slot = s, hb = 0;
-                    if (n == 2) {
-                        uint32_t h = r.base[r.pos + 1];
-                        slot = wp_rec_slot(s, h);
-                        hb = h == 0 ? WP_REC_HB0 : 0;
-                    }
-                    r.pos += n;
-                    if (!wp_rd_has(&r, 1)) FAIL(WP_ERR_TRUNCATED, start);
-                    uint32_t a = r.base[r.pos], nk, ah = 1;
-                    if (a >= 0x90 && a <= 0x9f) nk = a & 0x0f;
-                    else if (a == 0xdc) { if (!wp_rd_has(&r, 3)) FAIL(WP_ERR_TRUNCATED, start); nk = wp_be16(wp_rd_ptr(&r) + 1); ah = 3; }
-                    else if (a == 0xdd) { if (!wp_rd_has(&r, 5)) FAIL(WP_ERR_TRUNCATED, start); nk = wp_be32(wp_rd_ptr(&r) + 1); ah = 5; }
-                    else FAIL(WP_ERR_BAD_RECORD, start);
-                    if (nk > wp_rd_left(&r)) FAIL(WP_ERR_TRUNCATED, start);
-                    if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
-                    /* the keys array is one level deeper, and an array under maxArrayLength,
-                     * whichever way it is read */
-                    if (nk > 0 && sp + 1 >= max_depth) FAIL(WP_ERR_DEPTH, r.pos);
-                    if (wp_over(nk, d->max_array)) FAIL(WP_ERR_LIMIT, r.pos);
-                    if (intern && nk > 0 && nk <= WP_SHAPE_MAX_KEYS && nk <= kcap - ktop) {
-                        /* the usual case: keys that are short strings become an interned shape,
-                         * and the tape names the shape instead of carrying the keys */
-                        uint32_t q = r.pos + ah, k = 0;
-                        for (; k < nk; k++) {
-                            uint32_t sn = 0, sh = 0;
-                            if (wp_str_at(&r, q, &sn, &sh) != WP_OK || wp_over(sn, d->max_str)) break;
-                            uint32_t id = wp_key_intern_at(tb, wp_rd_at(&r, q + sh), sn, r.len - (q + sh));
-                            if (id == WP_NO_ID) break;
-                            kscratch[ktop + k] = id;
-                            q += sh + sn;
-                        }
-                        uint32_t sid = k == nk ? wp_shape_intern(tb, kscratch + ktop, nk) : WP_NO_ID;
-                        if (sid != WP_NO_ID) {
-                            if (nundo + 2 > undo_cap) FAIL(WP_ERR_TAPE_FULL, start);
-                            undo[nundo++] = slot;
-                            undo[nundo++] = recs[slot];
-                            recs[slot] = (nk + 1u) | hb;
-                            wp_tape_tagp(&t, WP_T_RECDEFS, slot | (hb ? WP_RECDEF_HB0 : 0u));
-                            wp_tape_put(&t, sid);
-                            wp_tape_tagp(&t, WP_T_REC, slot);
-                            r.pos = q;
-                            if (nk > wp_rd_left(&r)) FAIL(WP_ERR_TRUNCATED, start);
-                            if (sp >= d->depth_seen) d->depth_seen = sp + 1;
-                            fr[sp].remaining = nk; fr[sp].count = 0; fr[sp].hdr = 0; fr[sp].n = nk; fr[sp].kstart = ktop; fr[sp].flags = FR_ARR; fr[sp].start = start;
-                            sp++;
-                            continue;
-                        }
-                    }
-                    wp_tape_tagp(&t, WP_T_RECDEF, slot | (hb ? WP_RECDEF_HB0 : 0u));
-                    wp_tape_put(&t, start);
-                    fr[sp].remaining = 1; fr[sp].count = nk; fr[sp].hdr = hb; fr[sp].n = slot; fr[sp].kstart = ktop; fr[sp].flags = FR_RECDEF; fr[sp].start = start;
-                    sp++;
-                    continue;
-                }
-                if (et == 0x62 && bundles && n >= 4 && !raw) {
-                    /* bundled strings: the data starts with the distance to two strings (the
-                     * bundle); then the value they serve follows. A bundle's strings lie past the
-                     * value (the last bundle) or inside the next bundle's data, so no byte is
-                     * read both as a bundle and as a value. */
-                    uint32_t D = r.pos;
-                    uint64_t S = (uint64_t)D + wp_be32(wp_rd_ptr(&r));
-                    if (bundle_on && (b_S < D + 4 || b_post > D + n)) FAIL(WP_ERR_BAD_BUNDLE, start);
-                    if (S < (uint64_t)D + n) FAIL(WP_ERR_BAD_BUNDLE, start);
-                    if (S >= r.len) FAIL(WP_ERR_TRUNCATED, start); /* the bundle is further on */
-                    uint32_t q = (uint32_t)S, n1 = 0, h1 = 0, n2 = 0, h2 = 0;
-                    wp_err se = wp_str_at(&r, q, &n1, &h1);
-                    if (se != WP_OK) FAIL(se, start);
-                    uint32_t q2 = q + h1 + n1;
-                    se = wp_str_at(&r, q2, &n2, &h2);
-                    if (se != WP_OK) FAIL(se, start);
-                    if (wp_over(n1, d->max_str) || wp_over(n2, d->max_str)) FAIL(WP_ERR_LIMIT, start);
-                    wp_tape_put(&t, WP_T_BUNDLE);
-                    uint32_t a0 = d->ascii_len, u0 = d->utf16_len;
-                    if (!wp_put_string(d, &t, wp_rd_at(&r, q + h1), n1)) FAIL(WP_ERR_TAPE_FULL, start);
-                    bu1 = (d->ascii_len - a0) + (d->utf16_len - u0);
-                    a0 = d->ascii_len; u0 = d->utf16_len;
-                    if (!wp_put_string(d, &t, wp_rd_at(&r, q2 + h2), n2)) FAIL(WP_ERR_TAPE_FULL, start);
-                    bu2 = (d->ascii_len - a0) + (d->utf16_len - u0);
-                    b2_ascii = (d->ascii_len - a0) == n2;
-                    b2_in = q2 + h2;
-                    bp1 = bp2 = 0;
-                    bundle_on = true;
-                    b_S = q;
-                    b_post = q2 + h2 + n2;
-                    r.pos = D + n;
-                    continue;
-                }
-                if (xc && (wp_bit(xc->any, et) || (b == 0xd4 && wp_bit(xc->fix1, et)))) {
-                    /* an extension that wraps the next value */
-                    wp_tape_tagp(&t, WP_T_EXTP, et);
-                    wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
-                    r.pos += n;
-                    continue;
-                }
-                if (raw) {
-                    wp_tape_tagp(&t, WP_T_EXT, et);
-                    wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
-                } else if (ext_type == 0 && (xc || (n == 1 && r.base[r.pos] == 0))) {
-                    wp_tape_put(&t, WP_T_UNDEF); /* d4 00 00: undefined (msgpackr, notepack; msgpackr: any type 0) */
-                } else if (ext_type == -1) {
-                    double ms;
-                    wp_err e = wp_timestamp_ms(wp_rd_ptr(&r), n, &ms);
-                    if (e != WP_OK) FAIL(e, start);
-                    wp_tape_f64(&t, WP_T_DATE, ms);
-                } else {
-                    wp_tape_tagp(&t, WP_T_EXT, et);
-                    wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
+            if (n > left) FAIL(WP_ERR_TRUNCATED, start);
+            const uint32_t et = (uint32_t)ext_type & 0xffu;
+            const bool raw = xc && wp_bit(xc->raw, et);
+            if (et == 0x72 && recs && hl == 2 && n <= 2 && !raw) {
+                /* record definition: d4 72 id | d5 72 id high; the keys (an array), then the values */
+                uint32_t s = r.base[r.pos] & 0x3fu, slot = s, hb = 0;
+                if (n == 2) {
+                    uint32_t h = r.base[r.pos + 1];
+                    slot = wp_rec_slot(s, h);
+                    hb = h == 0 ? WP_REC_HB0 : 0;
                 }
                 r.pos += n;
-                goto item_done;
+                if (!wp_rd_has(&r, 1)) FAIL(WP_ERR_TRUNCATED, start);
+                uint32_t a = r.base[r.pos], nk, ah = 1;
+                if (a >= 0x90 && a <= 0x9f) nk = a & 0x0f;
+                else if (a == 0xdc) { if (!wp_rd_has(&r, 3)) FAIL(WP_ERR_TRUNCATED, start); nk = wp_be16(wp_rd_ptr(&r) + 1); ah = 3; }
+                else if (a == 0xdd) { if (!wp_rd_has(&r, 5)) FAIL(WP_ERR_TRUNCATED, start); nk = wp_be32(wp_rd_ptr(&r) + 1); ah = 5; }
+                else FAIL(WP_ERR_BAD_RECORD, start);
+                if (nk > wp_rd_left(&r)) FAIL(WP_ERR_TRUNCATED, start);
+                if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
+                /* the keys array is one level deeper, and an array under maxArrayLength,
+                 * whichever way it is read */
+                if (nk > 0 && sp + 1 >= max_depth) FAIL(WP_ERR_DEPTH, r.pos);
+                if (wp_over(nk, d->max_array)) FAIL(WP_ERR_LIMIT, r.pos);
+                if (intern && nk > 0 && nk <= WP_SHAPE_MAX_KEYS && nk <= kcap - ktop) {
+                    /* the usual case: keys that are short strings become an interned shape,
+                     * and the tape names the shape instead of carrying the keys */
+                    uint32_t q = r.pos + ah, k = 0;
+                    for (; k < nk; k++) {
+                        uint32_t sn = 0, sh = 0;
+                        if (wp_str_at(&r, q, &sn, &sh) != WP_OK || wp_over(sn, d->max_str)) break;
+                        uint32_t id = wp_key_intern_at(tb, wp_rd_at(&r, q + sh), sn, r.len - (q + sh));
+                        if (id == WP_NO_ID) break;
+                        kscratch[ktop + k] = id;
+                        q += sh + sn;
+                    }
+                    uint32_t sid = k == nk ? wp_shape_intern(tb, kscratch + ktop, nk) : WP_NO_ID;
+                    if (sid != WP_NO_ID) {
+                        if (nundo + 2 > undo_cap) FAIL(WP_ERR_TAPE_FULL, start);
+                        undo[nundo++] = slot;
+                        undo[nundo++] = recs[slot];
+                        recs[slot] = (nk + 1u) | hb;
+                        wp_tape_tagp(&t, WP_T_RECDEFS, slot | (hb ? WP_RECDEF_HB0 : 0u));
+                        wp_tape_put(&t, sid);
+                        wp_tape_tagp(&t, WP_T_REC, slot);
+                        r.pos = q;
+                        if (nk > wp_rd_left(&r)) FAIL(WP_ERR_TRUNCATED, start);
+                        if (sp >= d->depth_seen) d->depth_seen = sp + 1;
+                        fr[sp].remaining = nk; fr[sp].count = 0; fr[sp].hdr = 0; fr[sp].n = nk; fr[sp].kstart = ktop; fr[sp].flags = FR_ARR; fr[sp].start = start;
+                        sp++;
+                        continue;
+                    }
+                }
+                wp_tape_tagp(&t, WP_T_RECDEF, slot | (hb ? WP_RECDEF_HB0 : 0u));
+                wp_tape_put(&t, start);
+                fr[sp].remaining = 1; fr[sp].count = nk; fr[sp].hdr = hb; fr[sp].n = slot; fr[sp].kstart = ktop; fr[sp].flags = FR_RECDEF; fr[sp].start = start;
+                sp++;
+                continue;
+            }
+            if (et == 0x62 && bundles && n >= 4 && !raw) {
+                /* bundled strings: the data starts with the distance to two strings (the
+                 * bundle); then the value they serve follows. A bundle's strings lie past the
+                 * value (the last bundle) or inside the next bundle's data, so no byte is
+                 * read both as a bundle and as a value. */
+                uint32_t D = r.pos;
+                uint64_t S = (uint64_t)D + wp_be32(wp_rd_ptr(&r));
+                if (bundle_on && (b_S < D + 4 || b_post > D + n)) FAIL(WP_ERR_BAD_BUNDLE, start);
+                if (S < (uint64_t)D + n) FAIL(WP_ERR_BAD_BUNDLE, start);
+                if (S >= r.len) FAIL(WP_ERR_TRUNCATED, start); /* the bundle is further on */
+                uint32_t q = (uint32_t)S, n1 = 0, h1 = 0, n2 = 0, h2 = 0;
+                wp_err se = wp_str_at(&r, q, &n1, &h1);
+                if (se != WP_OK) FAIL(se, start);
+                uint32_t q2 = q + h1 + n1;
+                se = wp_str_at(&r, q2, &n2, &h2);
+                if (se != WP_OK) FAIL(se, start);
+                if (wp_over(n1, d->max_str) || wp_over(n2, d->max_str)) FAIL(WP_ERR_LIMIT, start);
+                wp_tape_put(&t, WP_T_BUNDLE);
+                uint32_t a0 = d->ascii_len, u0 = d->utf16_len;
+                if (!wp_put_string(d, &t, wp_rd_at(&r, q + h1), n1)) FAIL(WP_ERR_TAPE_FULL, start);
+                bu1 = (d->ascii_len - a0) + (d->utf16_len - u0);
+                a0 = d->ascii_len; u0 = d->utf16_len;
+                if (!wp_put_string(d, &t, wp_rd_at(&r, q2 + h2), n2)) FAIL(WP_ERR_TAPE_FULL, start);
+                bu2 = (d->ascii_len - a0) + (d->utf16_len - u0);
+                b2_ascii = (d->ascii_len - a0) == n2;
+                b2_in = q2 + h2;
+                bp1 = bp2 = 0;
+                bundle_on = true;
+                b_S = q;
+                b_post = q2 + h2 + n2;
+                r.pos = D + n;
+                continue;
+            }
+            if (xc && (wp_bit(xc->any, et) || (b == 0xd4 && wp_bit(xc->fix1, et)))) {
+                /* an extension that wraps the next value */
+                wp_tape_tagp(&t, WP_T_EXTP, et);
+                wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
+                r.pos += n;
+                continue;
+            }
+            if (raw) {
+                wp_tape_tagp(&t, WP_T_EXT, et);
+                wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
+            } else if (ext_type == 0 && (xc || (n == 1 && r.base[r.pos] == 0))) {
+                wp_tape_put(&t, WP_T_UNDEF); /* d4 00 00: undefined (msgpackr, notepack; msgpackr: any type 0) */
+            } else if (ext_type == -1) {
+                double ms;
+                wp_err e = wp_timestamp_ms(wp_rd_ptr(&r), n, &ms);
+                if (e != WP_OK) FAIL(e, start);
+                wp_tape_f64(&t, WP_T_DATE, ms);
+            } else {
+                wp_tape_tagp(&t, WP_T_EXT, et);
+                wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
+            }
+            r.pos += n;
+            goto item_done;
         }
     arr:
         left = wp_rd_left(&r) - hl;
