@@ -56,6 +56,22 @@ describe('moreTypes: exact bytes', () => {
     for (const v of views) both(MT, v);
   });
 
+  test('a decoded typed array owns its ArrayBuffer: a copy of exactly its bytes, never a view of the input', () => {
+    const bytes = new Packr(MT).pack([new Float64Array([1.5, -2]), new Uint16Array([7, 8, 9]), new ArrayBuffer(3)]);
+    // the payload at an odd offset inside a larger buffer (and in Node a Buffer, whose slice is a view)
+    const big = new Uint8Array(bytes.length + 9);
+    big.set(bytes, 5);
+    const input = hasBuffer ? Buffer.from(big.buffer, 5, bytes.length) : big.subarray(5, 5 + bytes.length);
+    const [f, u, ab] = new Unpackr(MT).unpack(input);
+    expect(f).toBeInstanceOf(Float64Array);
+    expect([...f]).toEqual([1.5, -2]);
+    expect([f.byteOffset, f.buffer.byteLength, u.byteOffset, u.buffer.byteLength, ab.byteLength]).toEqual([0, 16, 0, 6, 3]);
+    expect(f.buffer).not.toBe(big.buffer);
+    f[0] = 99;
+    u[0] = 99;
+    expect(hex(input)).toBe(hex(bytes));
+  });
+
   test('Uint8Array: ext 0x74 type 1 with moreTypes in Node (Buffer stays bin); bin otherwise', () => {
     const u = new Uint8Array([1, 2]);
     both(MT, u);

@@ -5,9 +5,9 @@
  * boundary per value; strings come from two joined areas decoded once per message.
  */
 import { DecodeError, ERROR_NAMES } from './errors.js';
-import { registry } from './ext.js';
+import { registry, unpackExtensions } from './ext.js';
 import { BufferView, acquire, release, releaseMemory } from './runtime.js';
-import { readExt, readPrefixExt, syncExtConfig } from './unpack-ext.js';
+import { readExt, readPrefixExt, syncExtConfig, typedArrayAt } from './unpack-ext.js';
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
@@ -910,8 +910,10 @@ export class TapeReader {
       case 17: {
         const t = this.t;
         this.t = t + 2;
-        const off = w[t + 1] >>> 0;
-        return readExt(word >>> 8, this.input.subarray(off, off + (w[t] >>> 0)), off, this);
+        const off = w[t + 1] >>> 0, type = word >>> 8;
+        // typed arrays (0x74) are copied out of the input without a view of it in between
+        if (type === 0x74 && unpackExtensions[0x74] === undefined) return typedArrayAt(this.input, off, w[t] >>> 0, off);
+        return readExt(type, this.input.subarray(off, off + (w[t] >>> 0)), off, this);
       }
       case 18: {
         const a = (this.t + 1) & ~1;

@@ -167,26 +167,37 @@ export function readExt(type, data, offset, r) {
       entry.used = true;
       return entry.target;
     }
-    case 0x74: {
-      if (data.length < 1) throw bad(type, offset, 'no type code');
-      const code = data[0];
-      const copy = new Uint8Array(data.length - 1); // a fresh, aligned ArrayBuffer of its own
-      copy.set(data.subarray(1));
-      const buffer = copy.buffer;
-      if (code === 16) return buffer;
-      if (code === 17) return new DataView(buffer);
-      const name = TYPED_ARRAYS[code];
-      if (name === undefined) throw bad(type, offset, `unknown typed array code ${code}`);
-      try {
-        return new /** @type {any} */ (globalThis)[name](buffer);
-      } catch (e) {
-        throw bad(type, offset, /** @type {Error} */ (e).message);
-      }
-    }
+    case 0x74: return typedArrayAt(data, 0, data.length, offset);
     case 0x42: return bigIntFrom(data);
     default: return new ExtData(type > 127 ? type - 256 : type, r.bytes(offset, data.length));
   }
 }
+
+/**
+ * msgpackr's typed array extension (0x74): the type code, then the elements, copied into an
+ * ArrayBuffer of the result's own (fresh and aligned; never a view of the input).
+ * @param {Uint8Array} src the bytes holding the payload @param {number} at where it starts
+ * @param {number} n its length @param {number} offset input offset of the payload (for errors)
+ * @returns {any}
+ */
+export function typedArrayAt(src, at, n, offset) {
+  if (n < 1) throw bad(0x74, offset, 'no type code');
+  const code = src[at];
+  // slice: one allocation and one copy (a new Uint8Array and set() of a subarray made three
+  // objects); a Buffer's slice is a view, so Uint8Array's own
+  const buffer = sliceBytes.call(src, at + 1, at + n).buffer;
+  if (code === 16) return buffer;
+  if (code === 17) return new DataView(buffer);
+  const name = TYPED_ARRAYS[code];
+  if (name === undefined) throw bad(0x74, offset, `unknown typed array code ${code}`);
+  try {
+    return new /** @type {any} */ (globalThis)[name](buffer);
+  } catch (e) {
+    throw bad(0x74, offset, /** @type {Error} */ (e).message);
+  }
+}
+
+const sliceBytes = Uint8Array.prototype.slice;
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
