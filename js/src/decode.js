@@ -36,6 +36,15 @@ const TABLE_RESET_FILL = 960;
  */
 const CODEGEN_IN_CALL = 2, CODEGEN_AFTER = 2, CODEGEN_MAX = 256;
 /**
+ * A generated constructor is made again, reading the common scalars itself (compileShape), when
+ * it builds more than FAST_IN_CALL objects in one call (an array of records), for at most
+ * FAST_MAX shapes of a runtime. That form is 20 times the code per key, slower until the engine
+ * has optimized it: given to every shape after a number of uses over all calls, the 250 shapes of
+ * the varied suite's records-many-shapes (most built once or twice a call) decoded at 0.4-0.9x
+ * for the first second.
+ */
+const FAST_IN_CALL = 64, FAST_MAX = 64;
+/**
  * ASCII strings up to SHORT_ASCII bytes, outside the current chunk of the area, when at most
  * SHORT_AREA bytes of the area are left, are made from their bytes by one String.fromCharCode
  * call (7-36 ns in Node 20 up to 16 bytes, 60-100 ns at 24-32) instead of starting a chunk (one
@@ -134,11 +143,25 @@ export class Shape {
     this.hasProto = keys.includes('__proto__');
     /** whether an object of this shape was built before (see build) */
     this.seen = false;
+    /** objects the generated constructor built in the call `call` (-1: it reads scalars itself) */
+    this.hot = 0;
   }
 
   /** @param {TapeReader} r */
   build(r) {
-    if (this.ctor !== null) return this.ctor(r);
+    if (this.ctor !== null) {
+      if (this.hot >= 0) {
+        if (this.call !== r.call) {
+          this.call = r.call;
+          this.hot = 0;
+        } else if (++this.hot > FAST_IN_CALL && r.rt.fast < FAST_MAX) {
+          r.rt.fast++;
+          this.ctor = compileShape(this.keys, this.step, true);
+          this.hot = -1;
+        }
+      }
+      return this.ctor(r);
+    }
     if (r.codegen) {
       const rt = r.rt;
       if (this.call !== r.call) {
@@ -206,10 +229,16 @@ export function objectLiteral(keys, value) {
  * A constructor for one shape (objectLiteral).
  * @param {string[]} keys
  * @param {number} step words before each value (1: a KEY word; 0: records)
+ * @param {boolean} [fast] read the tape entries most values are (an ASCII string of less than
+ *   0xffffff bytes, a 24-bit integer, a float, null: TapeReader#v's cases 9, 3, 6 and 0) in the
+ *   constructor, and only the others through r.v(): 6-7% off decoding example4, 13-20% off the
+ *   varied suite's records-one-shape
  */
-function compileShape(keys, step) {
-  const value = step ? '(r.t++,r.v())' : 'r.v()';
-  return /** @type {(r: TapeReader) => Record<string, unknown>} */ (new Function('r', 'return' + objectLiteral(keys, () => value)));
+function compileShape(keys, step, fast) {
+  const value = (step ? 'r.t++,' : '') + (fast ? '(x=w[r.t],(x&255)===9&&x!==-247?(r.t++,r.stra(x>>>8)):(x&255)===3?(r.t++,x>>8):(x&255)===6?(a=(r.t+2)&~1,r.t=a+2,f[a>>1]):x===0?(r.t++,null):r.v())' : 'r.v()');
+  // (-247: the word of a STRA entry whose length is in the next word, 0xffffff09 as an int32)
+  const head = fast ? 'const w=r.w,f=r.f;let x,a;return' : 'return';
+  return /** @type {(r: TapeReader) => Record<string, unknown>} */ (new Function('r', head + objectLiteral(keys, () => '(' + value + ')')));
 }
 
 /* ------------------------------------------------------------------ records */
@@ -1234,6 +1263,7 @@ function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
     rt.shapes = [];
     rt.recOfShape = [];
     rt.compiled = 0;
+    rt.fast = 0;
   }
   if (err === 0 || R[res + 7] > 0) syncTables(rt);
   return err;

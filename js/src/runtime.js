@@ -128,6 +128,8 @@ export class Runtime {
      * constructor since the tables last started again (decode.js) */
     this.calls = 0;
     this.compiled = 0;
+    /** shapes whose generated constructor reads common scalars itself (decode.js FAST_MAX) */
+    this.fast = 0;
   }
 
   /**

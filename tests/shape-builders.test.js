@@ -1,0 +1,96 @@
+// Objects of one shape are built in tiers within a call: the first key by key in dictionary mode,
+// the next ones key by key, then by a generated constructor (from the third in a call), and, past
+// 64 in one call, by a generated constructor that reads the common tape entries (short ASCII
+// strings, small integers, floats, null) itself. Every tier, and the eval-free builder
+// (codegen: false), must give the same objects, whatever the values around those common ones.
+import { describe, test, expect } from 'vitest';
+import { Packr, Unpackr } from 'wirepack';
+import { Encoder, Decoder } from 'wirepack/cbor';
+
+/** Object i of a shape whose values cover every kind of tape entry, the inlined ones and not. */
+function row(i) {
+  return {
+    ascii: 'ab' + i,
+    empty: '',
+    text: 'ünï ' + i,
+    long: 'x'.repeat(40 + (i % 3)),
+    small: i - 75,
+    int32: 100000000 + i,
+    neg: -(2 ** 31) + i,
+    big: 2 ** 40 + i,
+    float: i + 0.5,
+    zero: i % 2 ? -0 : 0,
+    nan: NaN,
+    inf: -Infinity,
+    nil: null,
+    undef: undefined,
+    yes: true,
+    no: false,
+    list: [i, 'a', null],
+    nested: { k: i, s: 'v' },
+    bin: new Uint8Array([i & 255, 1, 2]),
+    when: new Date(1e12 + i),
+    __proto__x: 'not the prototype',
+  };
+}
+
+const doc = Array.from({ length: 150 }, (_, i) => row(i));
+
+// [name, make(): { encode(value), decoder(options), negZero }]; MessagePack records: the decoder
+// shares the encoder's structures, as a Packr and an Unpackr given the same array do. negZero:
+// whether -0 comes back as -0 (MessagePack writes it as the integer 0, as msgpackr does)
+const formats = [
+  ['MessagePack, maps as objects', () => {
+    const p = new Packr({ useRecords: false });
+    return { encode: (v) => p.pack(v), decoder: (o) => new Unpackr({ useRecords: false, ...o }), negZero: false };
+  }],
+  ['MessagePack records', () => {
+    const structures = [];
+    const p = new Packr({ structures });
+    return { encode: (v) => p.pack(v), decoder: (o) => new Unpackr({ structures, ...o }), negZero: false };
+  }],
+  ['CBOR', () => {
+    const e = new Encoder({ useRecords: false });
+    return { encode: (v) => e.encode(v), decoder: (o) => new Decoder({ useRecords: false, ...o }), negZero: true };
+  }],
+  ['CBOR records', () => {
+    const e = new Encoder({ useRecords: true });
+    return { encode: (v) => e.encode(v), decoder: (o) => new Decoder({ useRecords: true, ...o }), negZero: true };
+  }],
+];
+
+/** Same values, with -0 and +0 told apart (binaries by their bytes: a Buffer in Node). */
+function expectSame(got, want, negZero) {
+  const plain = (rows) => rows.map((o) => ({ ...o, bin: [...o.bin], zero: negZero ? o.zero : 0 }));
+  expect(plain(got)).toEqual(plain(want));
+  got.forEach((o, i) => {
+    expect(Object.is(o.zero, negZero ? want[i].zero : 0)).toBe(true);
+    expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+    expect(Object.keys(o)).toEqual(Object.keys(want[i]));
+  });
+}
+
+describe.each(formats)('%s', (_name, make) => {
+  test('every tier builds the same objects, with code generation and without', () => {
+    const f = make();
+    const bytes = f.encode(doc);
+    for (const opts of [{}, { codegen: false }]) {
+      const dec = f.decoder(opts);
+      for (let k = 0; k < 3; k++) expectSame(dec.decode(bytes), doc, f.negZero);
+    }
+  });
+
+  test('a string whose length is in the next tape word, read by a constructor that inlines short ones', () => {
+    // 0xffffff bytes and more: the STRA entry's length does not fit its word
+    const rows = Array.from({ length: 80 }, (_, i) => ({ a: 's' + i, b: i }));
+    rows.push({ a: 'L'.repeat(0xffffff + 3), b: -1 }, { a: 'after', b: 2 });
+    const f = make();
+    const back = f.decoder({}).decode(f.encode(rows));
+    expect(back.length).toBe(82);
+    expect(back[80].a.length).toBe(0xffffff + 3);
+    expect(back[80].a === rows[80].a).toBe(true);
+    expect(back[80].b).toBe(-1);
+    expect(back.slice(0, 80)).toEqual(rows.slice(0, 80));
+    expect(back[81]).toEqual({ a: 'after', b: 2 });
+  });
+});
