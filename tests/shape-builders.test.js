@@ -1,7 +1,7 @@
 // Objects of one shape are built in tiers within a call: the first key by key in dictionary mode,
 // the next ones key by key, then by a generated constructor (from the third in a call), and, past
-// 64 in one call, by a generated constructor that reads the common tape entries (short ASCII
-// strings, small integers, floats, null) itself. Every tier, and the eval-free builder
+// 64 in one call or 1,024 over all calls, by a generated constructor that reads the common tape
+// entries (short ASCII strings, small integers, floats, null) itself. Every tier, and the eval-free builder
 // (codegen: false), must give the same objects, whatever the values around those common ones.
 import { describe, test, expect } from 'vitest';
 import { Packr, Unpackr } from 'wirepack';
@@ -77,6 +77,17 @@ describe.each(formats)('%s', (_name, make) => {
     for (const opts of [{}, { codegen: false }]) {
       const dec = f.decoder(opts);
       for (let k = 0; k < 3; k++) expectSame(dec.decode(bytes), doc, f.negZero);
+    }
+  });
+
+  test('a shape built once a call gets the same objects after 1,100 calls (the other way to the second constructor)', () => {
+    const f = make();
+    const one = [row(3), row(4)];
+    const bytes = f.encode(one);
+    const dec = f.decoder({});
+    for (let k = 0; k < 1100; k++) {
+      const back = dec.decode(bytes);
+      if (k % 100 === 0 || k > 1090) expectSame(back, one, f.negZero);
     }
   });
 

@@ -37,13 +37,14 @@ const TABLE_RESET_FILL = 960;
 const CODEGEN_IN_CALL = 2, CODEGEN_AFTER = 2, CODEGEN_MAX = 256;
 /**
  * A generated constructor is made again, reading the common scalars itself (compileShape), when
- * it builds more than FAST_IN_CALL objects in one call (an array of records), for at most
- * FAST_MAX shapes of a runtime. That form is 20 times the code per key, slower until the engine
- * has optimized it: given to every shape after a number of uses over all calls, the 250 shapes of
- * the varied suite's records-many-shapes (most built once or twice a call) decoded at 0.4-0.9x
- * for the first second.
+ * it builds more than FAST_IN_CALL objects in one call (an array of records), or has built
+ * FAST_AFTER over all calls while the runtime has at most FAST_FEW generated constructors; for at
+ * most FAST_MAX shapes of a runtime. That form is 20 times the code per key, slower until the
+ * engine has optimized it: given to every shape after a number of uses over all calls, the 250
+ * shapes of the varied suite's records-many-shapes (most built once or twice a call) decoded at
+ * 0.4-0.9x for the first second. Measured: records-one-shape 11-16% faster, example4 4-8%.
  */
-const FAST_IN_CALL = 64, FAST_MAX = 64;
+const FAST_IN_CALL = 64, FAST_MAX = 64, FAST_AFTER = 1024, FAST_FEW = 64;
 /**
  * ASCII strings up to SHORT_ASCII bytes, outside the current chunk of the area, when at most
  * SHORT_AREA bytes of the area are left, are made from their bytes by one String.fromCharCode
@@ -154,7 +155,7 @@ export class Shape {
         if (this.call !== r.call) {
           this.call = r.call;
           this.hot = 0;
-        } else if (++this.hot > FAST_IN_CALL && r.rt.fast < FAST_MAX) {
+        } else if ((++this.hot > FAST_IN_CALL || (++this.uses > FAST_AFTER && r.rt.compiled <= FAST_FEW)) && r.rt.fast < FAST_MAX) {
           r.rt.fast++;
           this.ctor = compileShape(this.keys, this.step, true);
           this.hot = -1;
