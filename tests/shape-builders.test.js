@@ -6,6 +6,7 @@
 import { describe, test, expect } from 'vitest';
 import { Packr, Unpackr } from 'wirepack';
 import { Encoder, Decoder } from 'wirepack/cbor';
+import { runtime } from '../js/src/runtime.js';
 
 /** Object i of a shape whose values cover every kind of tape entry, the inlined ones and not. */
 function row(i) {
@@ -104,4 +105,23 @@ describe.each(formats)('%s', (_name, make) => {
     expect(back.slice(0, 80)).toEqual(rows.slice(0, 80));
     expect(back[81]).toEqual({ a: 'after', b: 2 });
   });
+});
+
+test('codegen: false never runs a generated constructor, not even one that another Unpackr made', () => {
+  const bytes = new Packr({ useRecords: false }).pack(doc);
+  new Unpackr({ useRecords: false }).decode(bytes); // generates the row shape's constructors
+  const made = runtime().shapes.filter((sh) => sh && sh.ctor !== null);
+  expect(made.length).toBeGreaterThan(0);
+  let calls = 0;
+  for (const sh of made) {
+    const ctor = sh.ctor;
+    sh.ctor = (r) => {
+      calls++;
+      return ctor(r);
+    };
+  }
+  expectSame(new Unpackr({ useRecords: false, codegen: false }).decode(bytes), doc, false);
+  expect(calls).toBe(0);
+  expectSame(new Unpackr({ useRecords: false }).decode(bytes), doc, false);
+  expect(calls).toBeGreaterThan(0);
 });

@@ -150,20 +150,22 @@ export class Shape {
 
   /** @param {TapeReader} r */
   build(r) {
-    if (this.ctor !== null) {
-      if (this.hot >= 0) {
-        if (this.call !== r.call) {
-          this.call = r.call;
-          this.hot = 0;
-        } else if ((++this.hot > FAST_IN_CALL || (++this.uses > FAST_AFTER && r.rt.compiled <= FAST_FEW)) && r.rt.fast < FAST_MAX) {
-          r.rt.fast++;
-          this.ctor = compileShape(this.keys, this.step, true);
-          this.hot = -1;
-        }
-      }
-      return this.ctor(r);
-    }
+    // (an Unpackr with codegen: false never runs generated code, not even a constructor another
+    // one made for the shape: its objects are what the eval-free path builds)
     if (r.codegen) {
+      if (this.ctor !== null) {
+        if (this.hot >= 0) {
+          if (this.call !== r.call) {
+            this.call = r.call;
+            this.hot = 0;
+          } else if ((++this.hot > FAST_IN_CALL || (++this.uses > FAST_AFTER && r.rt.compiled <= FAST_FEW)) && r.rt.fast < FAST_MAX) {
+            r.rt.fast++;
+            this.ctor = compileShape(this.keys, this.step, true);
+            this.hot = -1;
+          }
+        }
+        return this.ctor(r);
+      }
       const rt = r.rt;
       if (this.call !== r.call) {
         this.call = r.call;
