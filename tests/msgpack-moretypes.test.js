@@ -72,6 +72,24 @@ describe('moreTypes: exact bytes', () => {
     expect(hex(input)).toBe(hex(bytes));
   });
 
+  test("the copy ignores the species of the caller's Uint8Array subclass", () => {
+    // a subclass whose slice() would give views into one shared pool
+    const pool = new ArrayBuffer(4096);
+    class Pooled extends Uint8Array {
+      static get [Symbol.species]() {
+        return function (n) { return new Uint8Array(pool, 64, n); };
+      }
+    }
+    const bytes = new Packr(MT).pack([new Float64Array([2.5, -1]), new Int16Array([3])]);
+    const input = new Pooled(bytes.length);
+    input.set(bytes);
+    const [f, i] = new Unpackr(MT).unpack(input);
+    expect([...f]).toEqual([2.5, -1]);
+    expect([...i]).toEqual([3]);
+    expect([f.buffer.byteLength, i.buffer.byteLength]).toEqual([16, 2]);
+    expect(f.buffer).not.toBe(pool);
+  });
+
   test('Uint8Array: ext 0x74 type 1 with moreTypes in Node (Buffer stays bin); bin otherwise', () => {
     const u = new Uint8Array([1, 2]);
     both(MT, u);

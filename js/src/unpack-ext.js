@@ -183,9 +183,9 @@ export function readExt(type, data, offset, r) {
 export function typedArrayAt(src, at, n, offset) {
   if (n < 1) throw bad(0x74, offset, 'no type code');
   const code = src[at];
-  // slice: one allocation and one copy (a new Uint8Array and set() of a subarray made three
-  // objects); a Buffer's slice is a view, so Uint8Array's own
-  const buffer = sliceBytes.call(src, at + 1, at + n).buffer;
+  // slice of a plain view: one allocation and one copy (a new Uint8Array and set() of a subarray
+  // made three objects), and never a species the caller's Uint8Array subclass chose
+  const buffer = new Uint8Array(src.buffer, src.byteOffset + at + 1, n - 1).slice().buffer;
   if (code === 16) return buffer;
   if (code === 17) return new DataView(buffer);
   const name = TYPED_ARRAYS[code];
@@ -196,8 +196,6 @@ export function typedArrayAt(src, at, n, offset) {
     throw bad(0x74, offset, /** @type {Error} */ (e).message);
   }
 }
-
-const sliceBytes = Uint8Array.prototype.slice;
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
