@@ -158,7 +158,8 @@ export class Shape {
           if (this.call !== r.call) {
             this.call = r.call;
             this.hot = 0;
-          } else if ((++this.hot > FAST_IN_CALL || (++this.uses > FAST_AFTER && r.rt.compiled <= FAST_FEW)) && r.rt.fast < FAST_MAX) {
+          }
+          if ((++this.hot > FAST_IN_CALL || (++this.uses > FAST_AFTER && r.rt.compiled <= FAST_FEW)) && r.rt.fast < FAST_MAX) {
             r.rt.fast++;
             this.ctor = compileShape(this.keys, this.step, true);
             this.hot = -1;
