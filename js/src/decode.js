@@ -235,8 +235,7 @@ export function objectLiteral(keys, value) {
  * @param {number} step words before each value (1: a KEY word; 0: records)
  * @param {boolean} [fast] read the tape entries most values are (an ASCII string of less than
  *   0xffffff bytes, a 24-bit integer, a float, null: TapeReader#v's cases 9, 3, 6 and 0) in the
- *   constructor, and only the others through r.v(): 6-7% off decoding example4, 13-20% off the
- *   varied suite's records-one-shape
+ *   constructor, and only the others through r.v() (for hot shapes: FAST_IN_CALL)
  */
 function compileShape(keys, step, fast) {
   const value = (step ? 'r.t++,' : '') + (fast ? '(x=w[r.t],(x&255)===9&&x!==-247?(r.t++,r.stra(x>>>8)):(x&255)===3?(r.t++,x>>8):(x&255)===6?(a=(r.t+2)&~1,r.t=a+2,f[a>>1]):x===0?(r.t++,null):r.v())' : 'r.v()');
