@@ -158,6 +158,17 @@ static bool wp_int_at(const wp_reader *r, uint32_t q, int64_t *v, uint32_t *size
 
 #define FAIL(c, off) do { err = (c); eoff = (off); goto fail; } while (0)
 
+/* The checks a string, binary or extension of n bytes at r.pos (left readable from there) passes
+ * before its bytes are read, in this order: while a bundle is open (in_bundle), its bytes end
+ * before the bundle's strings, as the item itself must (bytes read both ways would be decoded
+ * twice); n is within the kind's limit; the input holds them. (A macro, as FAIL: a helper
+ * returning the error cost 2-4% more native instructions per decode.) */
+#define SPAN_CHECK(limit, in_bundle) do { \
+        if (wp_unlikely(in_bundle) && n <= left && (uint64_t)r.pos + n > b_S) FAIL(WP_ERR_BAD_BUNDLE, start); \
+        if (wp_over(n, (limit))) FAIL(WP_ERR_LIMIT, start); \
+        if (n > left) FAIL(WP_ERR_TRUNCATED, start); \
+    } while (0)
+
 wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     wp_reader r = { d->in, 0, d->len };
     wp_tape t = { d->tape, 0, d->tape_cap };
@@ -393,19 +404,14 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     str:
         left = wp_rd_left(&r) - hl;
         r.pos = start + hl;
-        /* an item's bytes end before the current bundle's strings, like the item itself */
-        if (wp_unlikely(bundle_on) && n <= left && (uint64_t)r.pos + n > b_S) FAIL(WP_ERR_BAD_BUNDLE, start);
-        if (wp_over(n, d->max_str)) FAIL(WP_ERR_LIMIT, start);
-        if (n > left) FAIL(WP_ERR_TRUNCATED, start);
+        SPAN_CHECK(d->max_str, bundle_on);
         if (!wp_put_string_in(d, &t, wp_rd_ptr(&r), n, left)) FAIL(WP_ERR_TAPE_FULL, start);
         r.pos += n;
         goto item_done;
     bin:
         left = wp_rd_left(&r) - hl;
         r.pos = start + hl;
-        if (wp_unlikely(bundle_on) && n <= left && (uint64_t)r.pos + n > b_S) FAIL(WP_ERR_BAD_BUNDLE, start);
-        if (wp_over(n, d->max_bin)) FAIL(WP_ERR_LIMIT, start);
-        if (n > left) FAIL(WP_ERR_TRUNCATED, start);
+        SPAN_CHECK(d->max_bin, bundle_on);
         wp_tape_put(&t, WP_T_BIN); wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
         r.pos += n;
         goto item_done;
@@ -413,10 +419,8 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         left = wp_rd_left(&r) - hl;
         r.pos = start + hl;
         /* (the next bundle's extension is the exception: its data holds this bundle's strings) */
-        if (wp_unlikely(bundle_on) && ext_type != 0x62 && n <= left && (uint64_t)r.pos + n > b_S) FAIL(WP_ERR_BAD_BUNDLE, start);
-        if (wp_over(n, d->max_ext)) FAIL(WP_ERR_LIMIT, start);
+        SPAN_CHECK(d->max_ext, bundle_on && ext_type != 0x62);
         {
-            if (n > left) FAIL(WP_ERR_TRUNCATED, start);
             const uint32_t et = (uint32_t)ext_type & 0xffu;
             const bool raw = xc && wp_bit(xc->raw, et);
             if (et == 0x72 && recs && hl == 2 && n <= 2 && !raw) {

@@ -287,6 +287,9 @@ const BAD = [
   ['d66200000006c101a161', 'TRUNCATED', 0],       // second bundle string missing
   ['d66200000004a0a0', 'BAD_BUNDLE', 6],          // the value runs into its bundle
   ['d6620000000692c0d928' + '78'.repeat(40) + 'a0', 'BAD_BUNDLE', 8], // found by fuzzing: was TAPE_FULL
+  ['d66200000006d906a0a078787878', 'BAD_BUNDLE', 6], // a string's bytes reach into the bundle's strings
+  ['d66200000006c406a0a078787878', 'BAD_BUNDLE', 6], // a binary's bytes do
+  ['d66200000007c70501a0a0787878', 'BAD_BUNDLE', 6], // an extension's data does
   ['d67000000001', 'BAD_REFERENCE', 2],           // pointer to no id
   ['d4730001', 'BAD_EXTENSION', 2],               // Set of a non-array
   ['d47800920001', 'BAD_EXTENSION', 2],           // RegExp of [0, 1]

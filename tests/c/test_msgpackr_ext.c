@@ -198,6 +198,11 @@ static const struct { const char *hex; wp_err code; uint32_t offset; } BAD[] = {
     { "d66200000004a0a0", WP_ERR_BAD_BUNDLE, 6 },
     /* a value that runs into its bundle's strings (found by fuzzing: decoded those bytes twice) */
     { "d6620000000692c0d90478787878a0", WP_ERR_BAD_BUNDLE, 8 },
+    /* a string's, a binary's, an extension's bytes that reach into the bundle's strings: the
+     * item is the error, before its bytes are read */
+    { "d66200000006d906a0a078787878", WP_ERR_BAD_BUNDLE, 6 },
+    { "d66200000006c406a0a078787878", WP_ERR_BAD_BUNDLE, 6 },
+    { "d66200000007c70501a0a0787878", WP_ERR_BAD_BUNDLE, 6 },
     { "d473", WP_ERR_TRUNCATED, 0 },
     { "d47300", WP_ERR_TRUNCATED, 3 },
     { "91d47300", WP_ERR_TRUNCATED, 0 }, /* inside an array: the array is what is cut */
