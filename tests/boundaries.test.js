@@ -336,15 +336,17 @@ describe('timestamps', () => {
 });
 
 // Small ASCII areas are made into strings from their bytes (one fromCharCode call per string up
-// to 32 bytes, while at most 64 bytes of the area are left); longer ones by an area decode.
+// to 32 bytes, while at most 64 bytes of the area are left, 256 without Buffer; without Buffer
+// also strings up to 128 bytes as joined 32-byte pieces while at most 160 bytes are left);
+// longer ones by an area decode. Lengths past 128 and areas either side of 160 and 256 included.
 describe('short ASCII strings in small messages (every length and offset)', () => {
   const text = (n, from) => {
     let s = '';
     for (let i = 0; i < n; i++) s += String.fromCharCode(33 + ((i * 7 + from) % 94));
     return s;
   };
-  test('alone, after another string, and in a map, lengths 0-70', () => {
-    for (let n = 0; n <= 70; n++) {
+  test('alone, after another string, and in a map, lengths 0-140', () => {
+    for (let n = 0; n <= 140; n++) {
       for (const lead of [0, 1, 5, 31, 33]) {
         const v = [text(lead, 3), text(n, n), { k: text(n, 1) }];
         expect(unpack(pack(v)), `${lead} then ${n}`).toEqual(v);

@@ -54,8 +54,15 @@ const FAST_IN_CALL = 64, FAST_MAX = 64, FAST_AFTER = 1024, FAST_FEW = 64;
  * the chunk is a TextDecoder call, ~500 ns however short in Chromium (fromCharCode ~4.4 ns a
  * byte, a slice 26 ns), so there the bound is 256 bytes, about where the two cost the same for
  * strings of 8-16 bytes (Chromium, sample-medium 1.49-1.53x, the other fixtures within noise).
+ *
+ * Without Buffer, longer ASCII strings (up to SHORT_JOIN bytes) are also made from their bytes,
+ * as SHORT_ASCII-byte pieces joined, while at most JOIN_AREA bytes of the area are left: a
+ * TextDecoder call there costs about as much as joining 140-160 bytes (~3 ns a byte). Chromium,
+ * toggled in one page: strings.json decode 1.06-1.29x (MessagePack and CBOR), one 100-byte
+ * string 1.5-1.9x, 160-byte areas of 2-4 strings 1.17-1.47x; with 256 (6 strings of 40 bytes)
+ * 0.82-0.88x, so not there.
  */
-const SHORT_ASCII = 32, SHORT_AREA = NodeBuffer ? 64 : 256;
+const SHORT_ASCII = 32, SHORT_AREA = NodeBuffer ? 64 : 256, SHORT_JOIN = NodeBuffer ? 0 : 128, JOIN_AREA = 160;
 /**
  * Bytes of string area made into one JS string at a time. Below V8's large-object size (a
  * 240 KB one-byte string took 8x as long to make as two of 120 KB), and the most a decoded
@@ -648,7 +655,14 @@ export class TapeReader {
    * @param {number} o area offset @param {number} n length
    */
   straChunk(o, n) {
-    if (n <= SHORT_ASCII && this.an - o <= SHORT_AREA) return shortAscii(this.u8, this.ap + o, n);
+    const left = this.an - o;
+    if (n <= SHORT_ASCII ? left <= SHORT_AREA : n <= SHORT_JOIN && left <= JOIN_AREA) {
+      const u8 = this.u8, p = this.ap + o;
+      if (n <= SHORT_ASCII) return shortAscii(u8, p, n);
+      let s = shortAscii(u8, p, SHORT_ASCII), i = SHORT_ASCII;
+      for (; i + SHORT_ASCII <= n; i += SHORT_ASCII) s += shortAscii(u8, p + i, SHORT_ASCII);
+      return i < n ? s + shortAscii(u8, p + i, n - i) : s;
+    }
     const end = Math.min(this.an, o + Math.max(n, STRING_CHUNK));
     const A = latin1(this.rt, this.ap + o, end - o);
     this.A = A;
