@@ -356,6 +356,30 @@ describe('short ASCII strings in small messages (every length and offset)', () =
   });
 });
 
+// Other strings come from C as UTF-16 units: in a small units area (32 units left in Node, 160
+// without Buffer) each is made from its units (fromCharCode; without Buffer joined 32-unit pieces
+// up to 128), else by a chunk decode. Accented, CJK and emoji (a pair may straddle two pieces).
+describe('short non-ASCII strings in small messages (every length and offset, in units)', () => {
+  const alphabet = ['é', 'ß', 'Ж', '日', '本', 'a', '😀', 'Z', 'ü', '€'];
+  const text = (units, from) => {
+    let s = '';
+    for (let i = 0; s.length < units; i++) {
+      const c = alphabet[(i * 3 + from) % alphabet.length];
+      s += s.length + c.length <= units ? c : 'é';
+    }
+    return s;
+  };
+  test('alone, after another string, and in a map, 1-140 units', () => {
+    for (let n = 1; n <= 140; n++) {
+      for (const lead of [1, 5, 20, 31, 33]) {
+        const v = [text(lead, 3), text(n, n), { k: text(n, 1) }, text(3, n)];
+        expect(unpack(pack(v)), `${lead} then ${n}`).toEqual(v);
+        expect(decode(encode(v)), `CBOR ${lead} then ${n}`).toEqual(v);
+      }
+    }
+  });
+});
+
 describe('strings after the first characters of a call (Node: UTF-16 units transcoded in C; browsers: one encodeInto split in C)', () => {
   // Past 128 characters of string values in one call, Node's encoder hands strings of 16..63
   // units to C as UTF-16 (one ucs2Write per call); browsers, past 512, hand strings of 16..255
