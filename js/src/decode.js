@@ -409,6 +409,19 @@ function shortAscii(u8, p, n) {
 }
 
 /**
+ * A string from n codes (ASCII bytes or UTF-16 units) at index p: one shortAscii call up to
+ * SHORT_ASCII of them, else SHORT_ASCII-code pieces joined.
+ * @param {Uint8Array | Uint16Array} a @param {number} p @param {number} n
+ * @returns {string}
+ */
+function fromCodes(a, p, n) {
+  if (n <= SHORT_ASCII) return shortAscii(a, p, n);
+  let s = shortAscii(a, p, SHORT_ASCII), i = SHORT_ASCII;
+  for (; i + SHORT_ASCII <= n; i += SHORT_ASCII) s += shortAscii(a, p + i, SHORT_ASCII);
+  return i < n ? s + shortAscii(a, p + i, n - i) : s;
+}
+
+/**
  * Bring the host mirror of the key and shape tables up to date after a successful call.
  * @param {import('./runtime.js').Runtime} rt
  */
@@ -667,11 +680,7 @@ export class TapeReader {
   straChunk(o, n) {
     const left = this.an - o;
     if (n <= SHORT_ASCII ? left <= SHORT_AREA : n <= SHORT_JOIN && left <= JOIN_AREA) {
-      const u8 = this.u8, p = this.ap + o;
-      if (n <= SHORT_ASCII) return shortAscii(u8, p, n);
-      let s = shortAscii(u8, p, SHORT_ASCII), i = SHORT_ASCII;
-      for (; i + SHORT_ASCII <= n; i += SHORT_ASCII) s += shortAscii(u8, p + i, SHORT_ASCII);
-      return i < n ? s + shortAscii(u8, p + i, n - i) : s;
+      return fromCodes(this.u8, this.ap + o, n);
     }
     const end = Math.min(this.an, o + Math.max(n, STRING_CHUNK));
     const A = latin1(this.rt, this.ap + o, end - o);
@@ -698,11 +707,7 @@ export class TapeReader {
   struChunk(o, n) {
     if (this.un - o <= UNIT_AREA && n <= SHORT_UNITS) {
       // (C's units are well-formed UTF-16: a pair split between two pieces joins back whole)
-      const u16 = this.rt.u16, p = (this.up >> 1) + o;
-      if (n <= SHORT_ASCII) return shortAscii(u16, p, n);
-      let s = shortAscii(u16, p, SHORT_ASCII), i = SHORT_ASCII;
-      for (; i + SHORT_ASCII <= n; i += SHORT_ASCII) s += shortAscii(u16, p + i, SHORT_ASCII);
-      return i < n ? s + shortAscii(u16, p + i, n - i) : s;
+      return fromCodes(this.rt.u16, (this.up >> 1) + o, n);
     }
     const end = Math.min(this.un, o + Math.max(n, STRING_CHUNK >> 1));
     const U = utf16(this.rt, this.up + 2 * o, end - o);
