@@ -88,10 +88,13 @@ WP_INLINE uint32_t wp_cbor_run_special(uint32_t b) {
     return b - 0xf4u < 4u ? sp[b - 0xf4u] : 0;
 }
 
+/* A one-byte integer (unsigned 0-23, negative -1..-24) as its value, else WP_NOT_TINY. */
+WP_INLINE int32_t wp_cbor_tiny(uint32_t b) { return b < 0x18u ? (int32_t)b : b - 0x20u < 0x18u ? -1 - (int32_t)(b - 0x20u) : WP_NOT_TINY; }
+
 /* If the n items at r->pos are all numbers, false, true, null or undefined (and complete), write
  * a NUMRUN (numbers only) or a SCALARRUN and advance. */
 static bool wp_cbor_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged) {
-    return wp_run_try(r, t, n, wp_cbor_num_size, wp_cbor_num_at, wp_cbor_run_special, f32_tagged ? 0xfau : 0u, 0, false);
+    return wp_run_try(r, t, n, wp_cbor_num_size, wp_cbor_num_at, wp_cbor_run_special, wp_cbor_tiny, f32_tagged ? 0xfau : 0u, 0, false);
 }
 
 /* Indefinite string at r->pos (after its 0x5f/0x7f head): chunks of the same major type until

@@ -74,11 +74,14 @@ WP_INLINE double wp_num_at(const uint8_t *p) {
 static const uint8_t wp_mp_special[4] = { WP_RUN_NULL, 0, WP_RUN_FALSE, WP_RUN_TRUE }; /* c0..c3 */
 WP_INLINE uint32_t wp_mp_run_special(uint32_t b) { return b - 0xc0u < 4u ? wp_mp_special[b - 0xc0u] : 0; }
 WP_INLINE uint32_t wp_mp_num_size(const uint8_t *p) { return wp_num_size[p[0]]; }
+/* A one-byte integer that is never a record (fixints 0-63, negative fixints) as its value, else
+ * WP_NOT_TINY (0x40-0x7f may name a record: wp_run_reject decides those). */
+WP_INLINE int32_t wp_mp_tiny(uint32_t b) { return b < 0x40u ? (int32_t)b : b >= 0xe0u ? (int32_t)(int8_t)b : WP_NOT_TINY; }
 
 /* wp_run_try for MessagePack: the n elements at r->pos as a NUMRUN or SCALARRUN (nil, false,
  * true), or false. */
 static bool wp_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged, const uint32_t *recs, bool strict) {
-    return wp_run_try(r, t, n, wp_mp_num_size, wp_num_at, wp_mp_run_special, f32_tagged ? 0xcau : 0u, recs, strict);
+    return wp_run_try(r, t, n, wp_mp_num_size, wp_num_at, wp_mp_run_special, wp_mp_tiny, f32_tagged ? 0xcau : 0u, recs, strict);
 }
 
 /* Timestamp extension payload -> ms since the epoch (floored), or an error. */

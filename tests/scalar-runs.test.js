@@ -60,6 +60,31 @@ describe.each([true, false])('MessagePack (codegen %s)', (codegen) => {
     expect(() => d.unpack(fromHex('9301c0'))).toThrow(expect.objectContaining({ code: 'TRUNCATED', incomplete: true }));
   });
 
+  // A run whose first element is a one-byte integer takes such integers in a loop of its own
+  // (0x00-0x3f and the negative fixints; 0x40-0x7f may name a record): each boundary, followed
+  // by every kind of element.
+  const HEADS = [0, 1, 63, 64, 127, 128, 255, 256, -1, -32, -33, -128, -129];
+  const TAILS = [[], [0.5], [null], [true, false], [2 ** 40], [-(2 ** 31)], [NaN], [-7, 3], [63, 64, -32, -33], ['x'], [{}], [[1]]];
+  test('runs that start with one-byte integers: every boundary, then every kind of element', () => {
+    for (const h of HEADS) {
+      for (const t of TAILS) {
+        const arr = [h, h, ...t, h];
+        expect(d.unpack(pack(arr)), JSON.stringify(arr)).toEqual(arr);
+      }
+    }
+  });
+
+  test('a run of one-byte integers stops at a byte that names a record', () => {
+    const p = new Packr({ structures: [] });
+    const v = [[1, { x: 1 }], [2, { x: 1 }, 3], [5, 6, { x: 2 }, 7], [63, { x: 3 }]];
+    const bytes = p.pack(v);
+    // each { x } is 0x40 (the record's slot) right after a fixint: 93 02 40 .., 92 3f 40 ..
+    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    expect(hex).toContain('930240');
+    expect(hex).toContain('923f40');
+    expect(p.unpack(bytes)).toEqual(v);
+  });
+
   test('in records and with structured clone', () => {
     const arr = [1, null, true, 2];
     const p = new Packr({ structures: [] });
@@ -98,6 +123,19 @@ describe.each([true, false])('CBOR (codegen %s)', (codegen) => {
     same(d.decode(bytes), arr);
     same(decode(bytes), arr);
     same(new cborX.Decoder({ useRecords: false }).decode(bytes), arr);
+  });
+
+  test('runs that start with one-byte integers (0-23, -1..-24): every boundary, then every kind of element', () => {
+    const heads = [0, 1, 23, 24, 255, 256, -1, -24, -25, -256, -257];
+    const tails = [[], [0.5], [null], [undefined], [true, false], [2 ** 40], [-(2 ** 31)], [NaN], [-7, 3], [23, 24, -24, -25], ['x'], [{}], [[1]]];
+    for (const h of heads) {
+      for (const t of tails) {
+        const arr = [h, h, ...t, h];
+        expect(d.decode(encode(arr)), JSON.stringify(arr)).toEqual(arr);
+      }
+    }
+    // by their bytes: 0x17 23, 0x37 -24, then 0x18 0x18 (24) and 0x38 0x18 (-25) in the same run
+    same(d.decode(fromHex('861737181838180020')), [23, -24, 24, -25, 0, -1]);
   });
 
   test('false, true, null, undefined after a number, as the bytes give them', () => {

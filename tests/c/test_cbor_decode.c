@@ -194,6 +194,10 @@ static const acase appendix_a[] = {
     { "64f0908591", "STRU:2", .u16 = { 0xd800, 0xdd51 }, .nu16 = 2 },
     { "80", "ARR:0" },
     { "83010203", "NUMRUN:3 F:1 F:2 F:3" },
+    /* one-byte integers first (their own loop): each boundary, then two-byte heads and a float */
+    { "87173718183818002037", "NUMRUN:7 F:23 F:-24 F:24 F:-25 F:0 F:-1 F:-24" },
+    { "8320f93e0001", "NUMRUN:3 F:-1 F:1.5 F:1" },
+    { "8401f5f620", "SCALARRUN:4 F:1 RS:3 RS:1 F:-1" },
     { "8301820203820405", "ARR:3 INT:1 NUMRUN:2 F:2 F:3 NUMRUN:2 F:4 F:5" },
     { "98190102030405060708090a0b0c0d0e0f101112131415161718181819",
       "NUMRUN:25 F:1 F:2 F:3 F:4 F:5 F:6 F:7 F:8 F:9 F:10 F:11 F:12 F:13 F:14 F:15 F:16 F:17 F:18 F:19 F:20"
