@@ -352,31 +352,32 @@ WP_INLINE bool wp_run_try(wp_reader *r, wp_tape *t, uint32_t n, uint32_t (*size)
     const uint8_t *const base = r->base;
     const uint32_t len = r->len;
     uint32_t p = r->pos, i = 0, specials = 0;
+    /* the element at q by the format's readers: its number into f[i], p past it; a non-number
+     * ends the loop (break), a rejected or cut one gives the run up. (A macro: the two loops must
+     * stay two loops, see above.) */
+#define WP_RUN_NUMBER(q)                                           \
+    if (wp_run_reject((q)[0], f32, recs, strict)) return false;   \
+    const uint32_t sz = size(q);                                   \
+    if (sz == 0) break;                                            \
+    if (sz > len - p) return false;                                \
+    f[i] = num(q);                                                 \
+    p += sz
     if (p < len && tiny(base[p]) != WP_NOT_TINY) {
         for (; i < n; i++) {
             if (p >= len) return false;
             const uint8_t *q = base + p;
             const int32_t v = tiny(q[0]);
             if (v != WP_NOT_TINY) { f[i] = (double)v; p++; continue; }
-            if (wp_run_reject(q[0], f32, recs, strict)) return false;
-            const uint32_t sz = size(q);
-            if (sz == 0) break;
-            if (sz > len - p) return false;
-            f[i] = num(q);
-            p += sz;
+            WP_RUN_NUMBER(q);
         }
     } else {
         for (; i < n; i++) {
             if (p >= len) return false;
             const uint8_t *q = base + p;
-            if (wp_run_reject(q[0], f32, recs, strict)) return false;
-            const uint32_t sz = size(q);
-            if (sz == 0) break;
-            if (sz > len - p) return false;
-            f[i] = num(q);
-            p += sz;
+            WP_RUN_NUMBER(q);
         }
     }
+#undef WP_RUN_NUMBER
     if (i < n) {
         const uint32_t numbers = i;
         for (; i < n; i++) {
