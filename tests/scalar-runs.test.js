@@ -9,7 +9,7 @@ import * as msgpackr from 'msgpackr';
 import * as cborX from 'cbor-x';
 import { pack, unpack, Packr, Unpackr } from 'wirepack';
 import { encode, decode, Decoder } from 'wirepack/cbor';
-import { fromHex } from './helpers/bytes.js';
+import { fromHex, hex } from './helpers/bytes.js';
 
 const same = (got, want) => {
   expect(got.length).toBe(want.length);
@@ -79,9 +79,8 @@ describe.each([true, false])('MessagePack (codegen %s)', (codegen) => {
     const v = [[1, { x: 1 }], [2, { x: 1 }, 3], [5, 6, { x: 2 }, 7], [63, { x: 3 }]];
     const bytes = p.pack(v);
     // each { x } is 0x40 (the record's slot) right after a fixint: 93 02 40 .., 92 3f 40 ..
-    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-    expect(hex).toContain('930240');
-    expect(hex).toContain('923f40');
+    expect(hex(bytes)).toContain('930240');
+    expect(hex(bytes)).toContain('923f40');
     expect(p.unpack(bytes)).toEqual(v);
   });
 

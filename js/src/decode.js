@@ -65,13 +65,14 @@ const FAST_IN_CALL = 64, FAST_MAX = 64, FAST_AFTER = 1024, FAST_FEW = 64;
 const SHORT_ASCII = 32, SHORT_AREA = NodeBuffer ? 64 : 256, SHORT_JOIN = NodeBuffer ? 0 : 128, JOIN_AREA = 160;
 /**
  * Other strings (UTF-16 units from C) the same way, by their units, while at most UNIT_AREA units
- * are left: in Node 32 (all the strings left then take one fromCharCode call each; at 64 a
- * chunk after a short string cost more than one chunk for all), without Buffer 160 (joined up
- * to SHORT_UNITS). A small object with two short accented strings decodes 1.27-1.43x faster in
- * Node (CJK and emoji 1.13-1.37x), 2.2-2.8x in Chromium; two strings of 150 units in Chromium
- * 1.3-1.4x; fixtures without such strings unchanged (two copies loaded in both orders).
+ * are left: in Node SHORT_ASCII (all the strings left then take one fromCharCode call each; at
+ * 64 a chunk after a short string cost more than one chunk for all), without Buffer the ASCII
+ * bounds (JOIN_AREA left, joined up to SHORT_JOIN). A small object with two short accented
+ * strings decodes 1.27-1.43x faster in Node (CJK and emoji 1.13-1.37x), 2.2-2.8x in Chromium;
+ * two strings of 150 units in Chromium 1.3-1.4x; fixtures without such strings unchanged (two
+ * copies loaded in both orders).
  */
-const UNIT_AREA = NodeBuffer ? 32 : 160, SHORT_UNITS = NodeBuffer ? 32 : 128;
+const UNIT_AREA = NodeBuffer ? SHORT_ASCII : JOIN_AREA, SHORT_UNITS = NodeBuffer ? SHORT_ASCII : SHORT_JOIN;
 /**
  * Bytes of string area made into one JS string at a time. Below V8's large-object size (a
  * 240 KB one-byte string took 8x as long to make as two of 120 KB), and the most a decoded
