@@ -910,7 +910,13 @@ full:
     return WP_ERR_OUTPUT_FULL;
 }
 
+/* The two forms of the encoder in functions of their own (the wasm build exports each: wp_wasm.c). */
+wp_err wp_cbor_encode_flat(wp_encoder *e, uint32_t flags) { return wp_cbor_encode_with(e, flags, 0, 0, false); }
+wp_err wp_cbor_encode_tracked(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t scratch_cap) {
+    return wp_cbor_encode_with(e, flags, scratch, scratch_cap, true);
+}
+
 wp_err wp_cbor_encode(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t scratch_cap) {
-    if (flags & (WP_CBOR_DETERMINISTIC | WP_CBOR_INDEFINITE)) return wp_cbor_encode_with(e, flags, scratch, scratch_cap, true);
-    return wp_cbor_encode_with(e, flags, scratch, scratch_cap, false);
+    if (flags & (WP_CBOR_DETERMINISTIC | WP_CBOR_INDEFINITE)) return wp_cbor_encode_tracked(e, flags, scratch, scratch_cap);
+    return wp_cbor_encode_flat(e, flags);
 }

@@ -472,6 +472,10 @@ typedef struct wp_frame {
 
 _Static_assert(sizeof(wp_frame) == WP_FRAME_WORDS * 4, "frames fill the reserved words");
 
+/* wp_cbor_encode's two forms: without, and with, WP_CBOR_DETERMINISTIC or WP_CBOR_INDEFINITE. */
+wp_err wp_cbor_encode_flat(wp_encoder *e, uint32_t flags);
+wp_err wp_cbor_encode_tracked(wp_encoder *e, uint32_t flags, uint32_t *scratch, uint32_t scratch_cap);
+
 /* Reset a decoder's outputs at the start of a call. */
 WP_INLINE void wp_dec_reset(wp_decoder *d, const wp_tables *tb) {
     d->tape_len = 0;

@@ -103,7 +103,9 @@ WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
  *   [6] end offset [7] values [8] keys before [9] keys now [10] shapes before [11] shapes now
  *   [12] error code [13] error offset [14] deepest nesting [15] table generation
  *   [16] with WP_DEC_MULTIPLE: address of the end offsets of the values (one word each) */
-static uint32_t wp_decode_any(bool cbor, uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
+/* Lay out the arena for a decode of len bytes (above) and point g_dec at it; false when memory
+ * cannot grow that far (the results then say WP_ERR_LIMIT). */
+static bool wp_decode_begin(bool cbor, uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
     if (wp_tables_fill() > reset_fill) wpw_tables_reset();
     g_res[15] = g_generation;
     uint64_t in = wp_arena_base();
@@ -120,7 +122,7 @@ static uint32_t wp_decode_any(bool cbor, uint32_t len, uint32_t flags, uint32_t 
         g_res[7] = 0;
         g_res[12] = WP_ERR_LIMIT;
         g_res[13] = 0;
-        return WP_ERR_LIMIT;
+        return false;
     }
     g_dec.in = (const uint8_t *)(uintptr_t)in;
     g_dec.len = len;
@@ -138,7 +140,12 @@ static uint32_t wp_decode_any(bool cbor, uint32_t len, uint32_t flags, uint32_t 
     g_dec.ends_cap = (uint32_t)ends_words;
     g_dec.records = cbor ? 0 : g_rec;
     g_dec.ext = cbor ? 0 : &g_ext;
-    wp_err e = cbor ? wp_cbor_decode(&g_dec, &g_tables) : wp_msgpack_decode(&g_dec, &g_tables);
+    g_res[16] = (uint32_t)ends;
+    return true;
+}
+
+/* The results of the decode call that returned e (wpw_result, above). */
+static uint32_t wp_decode_end(wp_err e) {
     g_res[0] = (uint32_t)(uintptr_t)g_dec.tape;
     g_res[1] = g_dec.tape_len;
     g_res[2] = (uint32_t)(uintptr_t)g_dec.ascii;
@@ -154,7 +161,6 @@ static uint32_t wp_decode_any(bool cbor, uint32_t len, uint32_t flags, uint32_t 
     g_res[12] = (uint32_t)e;
     g_res[13] = g_dec.err.offset;
     g_res[14] = g_dec.depth_seen;
-    g_res[16] = (uint32_t)ends;
     return (uint32_t)e;
 }
 
@@ -168,12 +174,18 @@ WP_EXPORT("wpw_set_limits") void wpw_set_limits(uint32_t max_array, uint32_t max
     g_dec.max_ext = max_ext;
 }
 
+/* Each export calls its decoder itself, so that each decoder is inlined into its own export: engines
+ * compile a wasm function on its first call (V8's Liftoff, lazily) in time that grows with its
+ * size and its locals, and both decoders in one function (a shared wp_decode_any) made the first
+ * decode of either format take 8-9 ms to compile. */
 WP_EXPORT("wpw_decode") uint32_t wpw_decode(uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
-    return wp_decode_any(false, len, flags, max_depth, reset_fill);
+    if (!wp_decode_begin(false, len, flags, max_depth, reset_fill)) return WP_ERR_LIMIT;
+    return wp_decode_end(wp_msgpack_decode(&g_dec, &g_tables));
 }
 
 WP_EXPORT("wpw_cbor_decode") uint32_t wpw_cbor_decode(uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
-    return wp_decode_any(true, len, flags, max_depth, reset_fill);
+    if (!wp_decode_begin(true, len, flags, max_depth, reset_fill)) return WP_ERR_LIMIT;
+    return wp_decode_end(wp_cbor_decode(&g_dec, &g_tables));
 }
 
 /* Point g_enc at the encode tape of `words` words at the arena base and at the strings right
@@ -217,16 +229,29 @@ WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words, uint32_t units, uint
     return wp_enc_end(wp_msgpack_encode(&g_enc), out);
 }
 /* CBOR from the tape of `words` words at the arena base (and its strings, as wpw_encode); flags:
- * WP_CBOR_*. Results as wpw_encode. */
+ * WP_CBOR_* without WP_CBOR_DETERMINISTIC and WP_CBOR_INDEFINITE, which wpw_cbor_encode_tracked
+ * takes. Two exports, each with its form of the encoder inlined, so that an engine that compiles
+ * a function on its first call (V8) compiles only the one used (in half the time). Results as
+ * wpw_encode. */
 WP_EXPORT("wpw_cbor_encode") uint32_t wpw_cbor_encode(uint32_t words, uint32_t flags, uint32_t units, uint32_t utf8, uint32_t kw) {
     uint64_t out = wp_enc_begin(words, units, utf8, kw);
     uint64_t cap = wp_encode_out_need(&g_enc);
+    if (flags & (WP_CBOR_DETERMINISTIC | WP_CBOR_INDEFINITE)) return g_res[12] = WP_ERR_BAD_TAPE; /* a host bug */
+    if (cap == UINT32_MAX || !wp_arena_reach(out + cap)) return WP_ERR_OUTPUT_FULL;
+    g_enc.out = (uint8_t *)(uintptr_t)out;
+    g_enc.out_cap = (uint32_t)cap;
+    return wp_enc_end(wp_cbor_encode_flat(&g_enc, flags), out);
+}
+/* wpw_cbor_encode with WP_CBOR_DETERMINISTIC or WP_CBOR_INDEFINITE: their scratch follows the output. */
+WP_EXPORT("wpw_cbor_encode_tracked") uint32_t wpw_cbor_encode_tracked(uint32_t words, uint32_t flags, uint32_t units, uint32_t utf8, uint32_t kw) {
+    uint64_t out = wp_enc_begin(words, units, utf8, kw);
+    uint64_t cap = wp_encode_out_need(&g_enc);
     uint64_t scratch = wp_align(out + cap, 8);
-    uint64_t scratch_words = (flags & (WP_CBOR_DETERMINISTIC | WP_CBOR_INDEFINITE)) ? wp_cbor_scratch_need(&g_enc) : 0;
+    uint64_t scratch_words = wp_cbor_scratch_need(&g_enc);
     if (cap == UINT32_MAX || scratch_words == UINT32_MAX || !wp_arena_reach(scratch + scratch_words * 4u)) return WP_ERR_OUTPUT_FULL;
     g_enc.out = (uint8_t *)(uintptr_t)out;
     g_enc.out_cap = (uint32_t)cap;
-    return wp_enc_end(wp_cbor_encode(&g_enc, flags, (uint32_t *)(uintptr_t)scratch, (uint32_t)scratch_words), out);
+    return wp_enc_end(wp_cbor_encode_tracked(&g_enc, flags, (uint32_t *)(uintptr_t)scratch, (uint32_t)scratch_words), out);
 }
 
 /* The n UTF-16 units at src (2-aligned) as UTF-8 at dst, as TextEncoder encodes them: the host

@@ -101,7 +101,22 @@ export default {
       t = performance.now();
       wp.unpack(wp.pack({ a: [1, 'x'] }));
       const firstCall = performance.now() - t;
-      console.log(JSON.stringify({ compile, instantiate, importMs, firstCall }));`, trials);
+      const cb = await import('./js/src/cbor.node.js');
+      t = performance.now();
+      cb.decode(cb.encode({ a: [1, 'x'] }));
+      const firstCbor = performance.now() - t;
+      console.log(JSON.stringify({ compile, instantiate, importMs, firstCall, firstCbor }));`, trials);
+    // the peers' first calls, the same way (their code is compiled on first use too)
+    const peersFirst = childTimes(`
+      const mr = await import('msgpackr');
+      let t = performance.now();
+      mr.unpack(mr.pack({ a: [1, 'x'] }));
+      const msgpackr = performance.now() - t;
+      const cx = await import('cbor-x');
+      t = performance.now();
+      cx.decode(cx.encode({ a: [1, 'x'] }));
+      const cborx = performance.now() - t;
+      console.log(JSON.stringify({ msgpackr, cborx }));`, trials);
     out(`${h} size: ${this.title}`);
     out();
     out('esbuild (bundle, minify, browser conditions, ESM, es2022) of each library\'s whole API, gzip -9. wirepack\'s browser entries inline the wasm as base64 (one file, no fetch); the "JS + wasm binary" row is what a build that loads the .wasm file separately ships.');
@@ -110,9 +125,10 @@ export default {
     out();
     const f = (s) => `${s.median.toFixed(2)} ms (min ${s.min.toFixed(2)}, max ${s.max.toFixed(2)})`;
     out(`Node ${process.version} start-up, median of ${trials} fresh processes: \`new WebAssembly.Module\` (${int(wasm.length)} B) ${f(startup.compile)}; \`new WebAssembly.Instance\` ${f(startup.instantiate)}; ` +
-      `\`await import('wirepack')\` (read + base64 + compile + instantiate + evaluation) ${f(startup.importMs)}; first pack + unpack ${f(startup.firstCall)}. Chromium's compile time is in the browser suite.`);
+      `\`await import('wirepack')\` (read + base64 + compile + instantiate + evaluation) ${f(startup.importMs)}; first pack + unpack (of { a: [1, 'x'] }, after the import) ${f(startup.firstCall)}, ` +
+      `then the first CBOR encode + decode ${f(startup.firstCbor)}: V8 compiles each wasm function on its first call; msgpackr's first pack + unpack ${f(peersFirst.msgpackr)}, cbor-x's first encode + decode ${f(peersFirst.cborx)} (also fresh processes). Chromium's compile time is in the browser suite.`);
     const mr = rows.find((r) => r.what.startsWith('msgpackr')), cx = rows.find((r) => r.what.startsWith('cbor-x'));
-    result.size = { rows, startup, trials };
+    result.size = { rows, startup, peersFirst, trials };
     out();
     out(`- both codecs, JS + wasm gzipped: **${int(total.gz)} B** (budget 14,000 B; msgpackr ${mr ? int(mr.gz) : 'n/a'} B, cbor-x ${cx ? int(cx.gz) : 'n/a'} B); ` +
       `Node compile + instantiate: **${(startup.compile.median + startup.instantiate.median).toFixed(2)} ms** (budget 1 ms)`);

@@ -40,6 +40,8 @@ const E_I64 = 8, E_U64 = 9, E_STR = 10, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_EX
 const E_RAW = 17, E_PAD = 21;
 const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28, E_NUMS = 29;
 const E_STR16 = 30, E_STRU8 = 31, E_KEY = 32;
+/** CBOR encoder flags (cbor.js) that need wpw_cbor_encode_tracked: deterministic (1), indefinite lengths (4). */
+const CBOR_TRACKED = 1 | 4;
 /** In arrays of at least this many elements, the leading numbers go as one run of f64 (E_NUMS)
  * when no option changes how a number is written (MessagePack, no float32, no records): the
  * walk then does one typeof test and one store per number, and C classifies them. */
@@ -1687,7 +1689,8 @@ function emit(rt, T, cborFlags, packr) {
   const words = T.words();
   const utf8 = T.sbLen > 0 ? writeStrings(rt, T) : 0;
   const units = T.nb !== null ? T.sbLen : 0;
-  const err = cborFlags < 0 ? x.wpw_encode(words, units, utf8, T.kw) : x.wpw_cbor_encode(words, cborFlags, units, utf8, T.kw);
+  // (CBOR: deterministic or indefinite-length encoding is an export of its own: wp_wasm.c)
+  const err = cborFlags < 0 ? x.wpw_encode(words, units, utf8, T.kw) : (cborFlags & CBOR_TRACKED) === 0 ? x.wpw_cbor_encode(words, cborFlags, units, utf8, T.kw) : x.wpw_cbor_encode_tracked(words, cborFlags, units, utf8, T.kw);
   rt.refresh();
   if (err !== 0) throw new Error(`wirepack: encoder failed (code ${err})`);
   const out = rt.u32[rt.res], n = rt.u32[rt.res + 1];
