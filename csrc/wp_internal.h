@@ -418,11 +418,14 @@ WP_INLINE uint32_t wp_cb_tape_words(uint32_t len) { return len * 3u + 8u; }
 
 /* Stack words a decode of len bytes needs for max_depth (frames, shape-key scratch, the undo log):
  * inline for the per-call set-up, which runs once per message; wp_decode_stack_words is this. */
+/* Words of the decode stack that hold the MessagePack decoder's bundle state (wp_msgpack.c). */
+#define WP_BST_WORDS 8u
+
 WP_INLINE uint32_t wp_stack_words(uint32_t max_depth, uint32_t len) {
     max_depth = wp_effective_depth(max_depth, len);
     uint64_t keys = (uint64_t)max_depth * (WP_SHAPE_MAX_KEYS + 1u);
     if (keys > len) keys = len;
-    return max_depth * WP_FRAME_WORDS + (uint32_t)keys + 8u + wp_rec_undo_words(len);
+    return max_depth * WP_FRAME_WORDS + (uint32_t)keys + 8u + WP_BST_WORDS + wp_rec_undo_words(len);
 }
 
 /* Write the string s[0..n) as STRA (ascii area) or STRU (utf16 area). */

@@ -161,6 +161,11 @@ static bool wp_int_at(const wp_reader *r, uint32_t q, int64_t *v, uint32_t *size
 
 #define FAIL(c, off) do { err = (c); eoff = (off); goto fail; } while (0)
 
+/* The open bundle's state besides where its strings start (b_S), in WP_BST_WORDS words of the
+ * caller's stack: where the value after it starts, the UTF-16 lengths of its two strings and how
+ * much of each is taken, where the second string's bytes are, and whether it is ASCII. */
+enum { BST_POST, BST_U1, BST_U2, BST_P1, BST_P2, BST_IN2, BST_ASCII2 };
+
 /* The checks a string, binary or extension of n bytes at r.pos (left readable from there) passes
  * before its bytes are read, in this order: while a bundle is open (in_bundle), its bytes end
  * before the bundle's strings, as the item itself must (bytes read both ways would be decoded
@@ -171,6 +176,13 @@ static bool wp_int_at(const wp_reader *r, uint32_t q, int64_t *v, uint32_t *size
         if (wp_over(n, (limit))) FAIL(WP_ERR_LIMIT, start); \
         if (n > left) FAIL(WP_ERR_TRUNCATED, start); \
     } while (0)
+
+/* wp_put_string out of the item loop, for a bundle's two strings: the tape's new length, or
+ * UINT32_MAX when the string does not fit. */
+static __attribute__((noinline)) uint32_t wp_put_string_cold(wp_decoder *d, uint32_t *w, uint32_t len, uint32_t cap, const uint8_t *s, uint32_t n) {
+    wp_tape t = { w, len, cap };
+    return wp_put_string(d, &t, s, n) ? t.len : UINT32_MAX;
+}
 
 wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     wp_reader r = { d->in, 0, d->len };
@@ -190,10 +202,12 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     uint32_t keep_keys = tb->nkeys, keep_shapes = tb->nshapes;
     /* record definitions of this call, undone before returning */
     uint32_t *undo = 0, undo_cap = 0, nundo = 0;
-    /* bundled strings of the current top-level value: where they are, their lengths in UTF-16
-     * units (1: the non-Latin-1 string, 2: the other) and how much of each has been used */
-    bool bundle_on = false, b2_ascii = false;
-    uint32_t b_S = 0, b_post = 0, bu1 = 0, bu2 = 0, bp1 = 0, bp2 = 0, b2_in = 0;
+    /* bundled strings of the current top-level value: b_S is where the open bundle's strings
+     * start, UINT32_MAX while none is open (so every item checks one compare); the rest of the
+     * bundle's state (BST_*) is in words of the caller's stack, read by bundled strings only. As
+     * locals of the item loop they cost every decode 2-3% in wasm, bundles or not (the engine
+     * keeps fewer of the loop's values in registers). */
+    uint32_t b_S = UINT32_MAX;
 
     wp_dec_reset(d, tb);
 
@@ -202,7 +216,8 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     uint32_t *kscratch = d->stack + max_depth * WP_FRAME_WORDS;
     undo_cap = wp_rec_undo_words(d->len);
     undo = d->stack + d->stack_cap - undo_cap;
-    uint32_t kcap = d->stack_cap - max_depth * WP_FRAME_WORDS - undo_cap;
+    uint32_t *const bst = undo - WP_BST_WORDS;
+    uint32_t kcap = d->stack_cap - max_depth * WP_FRAME_WORDS - undo_cap - WP_BST_WORDS;
     uint32_t ktop = 0, sp = 0;
 
     if (d->len == 0) FAIL(WP_ERR_TRUNCATED, 0);
@@ -217,7 +232,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         uint32_t b = r.base[r.pos];
         /* values lie before the current bundle's strings (which follow the value or sit in the
          * next bundle's data): reading into them would decode those bytes twice */
-        if (wp_unlikely(bundle_on && start >= b_S)) FAIL(WP_ERR_BAD_BUNDLE, start);
+        if (wp_unlikely(start >= b_S)) FAIL(WP_ERR_BAD_BUNDLE, start);
         wp_frame *top = sp ? &fr[sp - 1] : 0;
         bool is_key = top && (top->flags & FR_MAP) && (top->remaining & 1u) == 0;
 
@@ -228,13 +243,13 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             else if (b == 0xda) { if (!wp_rd_has(&r, 3)) FAIL(WP_ERR_TRUNCATED, start); n = wp_be16(wp_rd_at(&r, start + 1)); hl = 3; }
             else if (b == 0xdb) { if (!wp_rd_has(&r, 5)) FAIL(WP_ERR_TRUNCATED, start); n = wp_be32(wp_rd_at(&r, start + 1)); hl = 5; }
             else {
-                if (bundle_on && b == 0xc1 && b2_ascii && intern) {
+                if (b == 0xc1 && b_S != UINT32_MAX && bst[BST_ASCII2] && intern) {
                     /* a key taken from the ASCII bundle string: interned like any key, so the
                      * map keeps its shape (the bytes are in the input) */
                     int64_t v;
                     uint32_t size, id = WP_NO_ID;
-                    if (wp_int_at(&r, start + 1, &v, &size) && v > 0 && (uint64_t)v <= bu2 - bp2 && !wp_over((uint32_t)v, d->max_str)) {
-                        id = wp_key_intern_at(tb, wp_rd_at(&r, b2_in + bp2), (uint32_t)v, r.len - (b2_in + bp2));
+                    if (wp_int_at(&r, start + 1, &v, &size) && v > 0 && (uint64_t)v <= bst[BST_U2] - bst[BST_P2] && !wp_over((uint32_t)v, d->max_str)) {
+                        id = wp_key_intern_at(tb, wp_rd_at(&r, bst[BST_IN2] + bst[BST_P2]), (uint32_t)v, r.len - (bst[BST_IN2] + bst[BST_P2]));
                     }
                     if (id != WP_NO_ID) {
                         wp_tape_tagp(&t, WP_T_KEY, id);
@@ -243,7 +258,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                             if (ktop < kcap && top->n <= WP_SHAPE_MAX_KEYS) kscratch[ktop++] = id;
                             else top->flags &= ~(uint32_t)FR_ALL_INTERNED;
                         }
-                        bp2 += (uint32_t)v;
+                        bst[BST_P2] += (uint32_t)v;
                         r.pos = start + 1 + size;
                         goto item_done;
                     }
@@ -251,7 +266,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 /* a bundled string reference (or the bundle before it) is still a string key: a
                  * bundle is what the extension case below takes as one (type 0x62, 4 or more
                  * bytes, not raw); any other extension is a key of its own kind (the map is a Map) */
-                bool str_like = bundle_on && b == 0xc1;
+                bool str_like = b == 0xc1 && b_S != UINT32_MAX;
                 if (bundles && !str_like && (b == 0xd6 || b == 0xc7 || b == 0xc8 || b == 0xc9) && wp_rd_has(&r, 6)) {
                     const uint8_t *q = wp_rd_ptr(&r);
                     uint32_t to = b == 0xd6 ? 1 : b == 0xc7 ? 2 : b == 0xc8 ? 3 : 5;
@@ -263,7 +278,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             }
             if (wp_over(n, d->max_str)) FAIL(WP_ERR_LIMIT, start);
             if (n > wp_rd_left(&r) - hl) FAIL(WP_ERR_TRUNCATED, start);
-            if (wp_unlikely(bundle_on) && (uint64_t)start + hl + n > b_S) FAIL(WP_ERR_BAD_BUNDLE, start);
+            if (wp_unlikely((uint64_t)start + hl + n > b_S)) FAIL(WP_ERR_BAD_BUNDLE, start);
             const uint8_t *s = wp_rd_at(&r, start + hl);
             const uint32_t avail = r.len - (start + hl);
             uint32_t id = WP_NO_ID;
@@ -294,7 +309,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             start = r.pos;
             if (wp_unlikely(!wp_rd_has(&r, 1))) FAIL(WP_ERR_TRUNCATED, top->start);
             if (wp_unlikely(!wp_tape_room(&t, 6))) FAIL(WP_ERR_TAPE_FULL, start);
-            if (wp_unlikely(bundle_on && start >= b_S)) FAIL(WP_ERR_BAD_BUNDLE, start);
+            if (wp_unlikely(start >= b_S)) FAIL(WP_ERR_BAD_BUNDLE, start);
             b = r.base[start];
             goto value;
         }
@@ -352,7 +367,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             case 0xc0: wp_tape_put(&t, WP_T_NIL); r.pos++; goto item_done;
             case 0xc1: {
                 /* a bundled string: 0xc1 then a count of UTF-16 units to take from a bundle string */
-                if (!bundle_on) FAIL(WP_ERR_RESERVED_BYTE, start);
+                if (b_S == UINT32_MAX) FAIL(WP_ERR_RESERVED_BYTE, start);
                 int64_t v;
                 uint32_t size;
                 if (!wp_int_at(&r, start + 1, &v, &size)) {
@@ -361,13 +376,13 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 }
                 wp_tape_tagp(&t, WP_T_BREF, (uint32_t)v & 0xffffffu);
                 if (v > 0) {
-                    if ((uint64_t)v > bu2 - bp2 || v > 0x7fffff) FAIL(WP_ERR_BAD_BUNDLE, start);
-                    wp_tape_put(&t, bp2);
-                    bp2 += (uint32_t)v;
+                    if ((uint64_t)v > bst[BST_U2] - bst[BST_P2] || v > 0x7fffff) FAIL(WP_ERR_BAD_BUNDLE, start);
+                    wp_tape_put(&t, bst[BST_P2]);
+                    bst[BST_P2] += (uint32_t)v;
                 } else {
-                    if ((uint64_t)-v > bu1 - bp1 || -v > 0x7fffff) FAIL(WP_ERR_BAD_BUNDLE, start);
-                    wp_tape_put(&t, bp1);
-                    bp1 += (uint32_t)-v;
+                    if ((uint64_t)-v > bst[BST_U1] - bst[BST_P1] || -v > 0x7fffff) FAIL(WP_ERR_BAD_BUNDLE, start);
+                    wp_tape_put(&t, bst[BST_P1]);
+                    bst[BST_P1] += (uint32_t)-v;
                 }
                 r.pos = start + 1 + size;
                 goto item_done;
@@ -407,14 +422,14 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     str:
         left = wp_rd_left(&r) - hl;
         r.pos = start + hl;
-        SPAN_CHECK(d->max_str, bundle_on);
+        SPAN_CHECK(d->max_str, b_S != UINT32_MAX);
         if (!wp_put_string_in(d, &t, wp_rd_ptr(&r), n, left)) FAIL(WP_ERR_TAPE_FULL, start);
         r.pos += n;
         goto item_done;
     bin:
         left = wp_rd_left(&r) - hl;
         r.pos = start + hl;
-        SPAN_CHECK(d->max_bin, bundle_on);
+        SPAN_CHECK(d->max_bin, b_S != UINT32_MAX);
         wp_tape_put(&t, WP_T_BIN); wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
         r.pos += n;
         goto item_done;
@@ -422,7 +437,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         left = wp_rd_left(&r) - hl;
         r.pos = start + hl;
         /* (the next bundle's extension is the exception: its data holds this bundle's strings) */
-        SPAN_CHECK(d->max_ext, bundle_on && ext_type != 0x62);
+        SPAN_CHECK(d->max_ext, b_S != UINT32_MAX && ext_type != 0x62);
         {
             const uint32_t et = (uint32_t)ext_type & 0xffu;
             const bool raw = xc && wp_bit(xc->raw, et);
@@ -489,7 +504,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                  * read both as a bundle and as a value. */
                 uint32_t D = r.pos;
                 uint64_t S = (uint64_t)D + wp_be32(wp_rd_ptr(&r));
-                if (bundle_on && (b_S < D + 4 || b_post > D + n)) FAIL(WP_ERR_BAD_BUNDLE, start);
+                if (b_S != UINT32_MAX && (b_S < D + 4 || bst[BST_POST] > D + n)) FAIL(WP_ERR_BAD_BUNDLE, start);
                 if (S < (uint64_t)D + n) FAIL(WP_ERR_BAD_BUNDLE, start);
                 if (S >= r.len) FAIL(WP_ERR_TRUNCATED, start); /* the bundle is further on */
                 uint32_t q = (uint32_t)S, n1 = 0, h1 = 0, n2 = 0, h2 = 0;
@@ -501,17 +516,16 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 if (wp_over(n1, d->max_str) || wp_over(n2, d->max_str)) FAIL(WP_ERR_LIMIT, start);
                 wp_tape_put(&t, WP_T_BUNDLE);
                 uint32_t a0 = d->ascii_len, u0 = d->utf16_len;
-                if (!wp_put_string(d, &t, wp_rd_at(&r, q + h1), n1)) FAIL(WP_ERR_TAPE_FULL, start);
-                bu1 = (d->ascii_len - a0) + (d->utf16_len - u0);
+                if ((t.len = wp_put_string_cold(d, t.w, t.len, t.cap, wp_rd_at(&r, q + h1), n1)) == UINT32_MAX) FAIL(WP_ERR_TAPE_FULL, start);
+                bst[BST_U1] = (d->ascii_len - a0) + (d->utf16_len - u0);
                 a0 = d->ascii_len; u0 = d->utf16_len;
-                if (!wp_put_string(d, &t, wp_rd_at(&r, q2 + h2), n2)) FAIL(WP_ERR_TAPE_FULL, start);
-                bu2 = (d->ascii_len - a0) + (d->utf16_len - u0);
-                b2_ascii = (d->ascii_len - a0) == n2;
-                b2_in = q2 + h2;
-                bp1 = bp2 = 0;
-                bundle_on = true;
-                b_S = q;
-                b_post = q2 + h2 + n2;
+                if ((t.len = wp_put_string_cold(d, t.w, t.len, t.cap, wp_rd_at(&r, q2 + h2), n2)) == UINT32_MAX) FAIL(WP_ERR_TAPE_FULL, start);
+                bst[BST_U2] = (d->ascii_len - a0) + (d->utf16_len - u0);
+                bst[BST_ASCII2] = (d->ascii_len - a0) == n2;
+                bst[BST_IN2] = q2 + h2;
+                bst[BST_P1] = bst[BST_P2] = 0;
+                bst[BST_POST] = q2 + h2 + n2;
+                b_S = q; /* (q < r.len) */
                 r.pos = D + n;
                 continue;
             }
@@ -599,11 +613,11 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             sp--;
         }
         if (sp == 0) {
-            if (bundle_on) {
+            if (b_S != UINT32_MAX) {
                 /* the last bundle's strings follow the value: continue after them */
                 if (r.pos > b_S) FAIL(WP_ERR_BAD_BUNDLE, b_S);
-                r.pos = b_post;
-                bundle_on = false;
+                r.pos = bst[BST_POST];
+                b_S = UINT32_MAX;
             }
             if (d->ends && d->nvalues < d->ends_cap) d->ends[d->nvalues] = r.pos;
             d->nvalues++;
@@ -621,7 +635,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
 fail:
     /* sizes from the bounds never run out, except when bytes are read both as bundle strings and
      * as values (a malformed bundle the checks above did not catch first) */
-    if (err == WP_ERR_TAPE_FULL && bundle_on) err = WP_ERR_BAD_BUNDLE;
+    if (err == WP_ERR_TAPE_FULL && b_S != UINT32_MAX) err = WP_ERR_BAD_BUNDLE;
     if (recs && undo) wp_rec_undo(recs, undo, nundo);
     return wp_dec_fail(d, tb, t.len, err, eoff, keep_keys, keep_shapes);
 }
