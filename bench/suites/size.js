@@ -48,6 +48,18 @@ function childTimes(script, trials) {
   return Object.fromEntries(Object.keys(runs[0]).map((k) => [k, med(k)]));
 }
 
+/**
+ * Source for a start-up child: import spec, then time its first encode + decode of a small value
+ * into the variable `name` (a `t` must be declared).
+ */
+function firstCallSource(name, spec, enc, dec) {
+  return `
+      const ${name}Lib = await import('${spec}');
+      t = performance.now();
+      ${name}Lib.${dec}(${name}Lib.${enc}({ a: [1, 'x'] }));
+      const ${name} = performance.now() - t;`;
+}
+
 export default {
   name: 'size',
   title: 'bundle size and start-up (esbuild + gzip; fresh Node processes)',
@@ -96,26 +108,12 @@ export default {
       new WebAssembly.Instance(m, {});
       const instantiate = performance.now() - t;
       t = performance.now();
-      const wp = await import('./js/src/index.node.js');
-      const importMs = performance.now() - t;
-      t = performance.now();
-      wp.unpack(wp.pack({ a: [1, 'x'] }));
-      const firstCall = performance.now() - t;
-      const cb = await import('./js/src/cbor.node.js');
-      t = performance.now();
-      cb.decode(cb.encode({ a: [1, 'x'] }));
-      const firstCbor = performance.now() - t;
+      await import('./js/src/index.node.js');
+      const importMs = performance.now() - t;${firstCallSource('firstCall', './js/src/index.node.js', 'pack', 'unpack')}${firstCallSource('firstCbor', './js/src/cbor.node.js', 'encode', 'decode')}
       console.log(JSON.stringify({ compile, instantiate, importMs, firstCall, firstCbor }));`, trials);
     // the peers' first calls, the same way (their code is compiled on first use too)
     const peersFirst = childTimes(`
-      const mr = await import('msgpackr');
-      let t = performance.now();
-      mr.unpack(mr.pack({ a: [1, 'x'] }));
-      const msgpackr = performance.now() - t;
-      const cx = await import('cbor-x');
-      t = performance.now();
-      cx.decode(cx.encode({ a: [1, 'x'] }));
-      const cborx = performance.now() - t;
+      let t;${firstCallSource('msgpackr', 'msgpackr', 'pack', 'unpack')}${firstCallSource('cborx', 'cbor-x', 'encode', 'decode')}
       console.log(JSON.stringify({ msgpackr, cborx }));`, trials);
     out(`${h} size: ${this.title}`);
     out();
