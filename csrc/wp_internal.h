@@ -416,11 +416,12 @@ WP_INLINE bool wp_run_try(wp_reader *r, wp_tape *t, uint32_t n, uint32_t (*size)
 WP_INLINE uint32_t wp_mp_tape_words(uint32_t len) { return len * 2u + 8u; }
 WP_INLINE uint32_t wp_cb_tape_words(uint32_t len) { return len * 3u + 8u; }
 
-/* Stack words a decode of len bytes needs for max_depth (frames, shape-key scratch, the undo log):
- * inline for the per-call set-up, which runs once per message; wp_decode_stack_words is this. */
 /* Words of the decode stack that hold the MessagePack decoder's bundle state (wp_msgpack.c). */
 #define WP_BST_WORDS 8u
 
+/* Stack words a decode of len bytes needs for max_depth (frames, shape-key scratch, the bundle
+ * state, the undo log): inline for the per-call set-up, which runs once per message;
+ * wp_decode_stack_words is this. */
 WP_INLINE uint32_t wp_stack_words(uint32_t max_depth, uint32_t len) {
     max_depth = wp_effective_depth(max_depth, len);
     uint64_t keys = (uint64_t)max_depth * (WP_SHAPE_MAX_KEYS + 1u);

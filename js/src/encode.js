@@ -40,7 +40,8 @@ const E_I64 = 8, E_U64 = 9, E_STR = 10, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_EX
 const E_RAW = 17, E_PAD = 21;
 const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28, E_NUMS = 29;
 const E_STR16 = 30, E_STRU8 = 31, E_KEY = 32;
-/** CBOR encoder flags (cbor.js) that need wpw_cbor_encode_tracked: deterministic (1), indefinite lengths (4). */
+/** CBOR encoder flags (cbor.js; WP_CBOR_DETERMINISTIC and WP_CBOR_INDEFINITE in wirepack.h) that need
+ * wpw_cbor_encode_tracked: deterministic (1), indefinite lengths (4). */
 const CBOR_TRACKED = 1 | 4;
 /** In arrays of at least this many elements, the leading numbers go as one run of f64 (E_NUMS)
  * when no option changes how a number is written (MessagePack, no float32, no records): the
