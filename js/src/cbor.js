@@ -5,7 +5,10 @@
  * this module adds what is CBOR's own: tags, simple values, and the types they carry.
  */
 import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, NOT_A_RECORD } from './decode.js';
-import { Packr, Tape, writeBytes, writeHeader, FLOAT32_OPTIONS } from './encode.js';
+import {
+  Packr, Tape, writeBytes, writeHeader, FLOAT32_OPTIONS,
+  CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
+} from './encode.js';
 import { diagnose } from './diagnose.js';
 import { DecodeError } from './errors.js';
 import { forgetLimits } from './runtime.js';
@@ -45,8 +48,6 @@ const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 const E_U64 = 9, E_I64 = 8, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_TAG = 18, E_SIMPLE = 19, E_N64 = 20;
 const E_F64 = 6, E_UINT = 5, E_PAD = 21, E_BOFF = 40, E_BHERE = 41;
 const ESC = 0xffffff;
-// CBOR encoder flags
-const DETERMINISTIC = 1, FLOAT64 = 2, INDEFINITE = 4, F64_ENTRIES = 8;
 
 /** A tagged value of a tag wirepack does not interpret; encodes back to the same tag. */
 export class Tag {

@@ -40,9 +40,10 @@ const E_I64 = 8, E_U64 = 9, E_STR = 10, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_EX
 const E_RAW = 17, E_PAD = 21;
 const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28, E_NUMS = 29;
 const E_STR16 = 30, E_STRU8 = 31, E_KEY = 32;
-/** CBOR encoder flags (cbor.js; WP_CBOR_DETERMINISTIC and WP_CBOR_INDEFINITE in wirepack.h) that need
- * wpw_cbor_encode_tracked: deterministic (1), indefinite lengths (4). */
-const CBOR_TRACKED = 1 | 4;
+/** The CBOR encoder's flags (WP_CBOR_*, csrc/wirepack.h), which cbor.js sets. */
+export const CBOR_DETERMINISTIC = 1, CBOR_FLOAT64 = 2, CBOR_INDEFINITE = 4, CBOR_F64_ENTRIES = 8;
+/** The flags wpw_cbor_encode_tracked takes (wpw_cbor_encode the others). */
+const CBOR_TRACKED = CBOR_DETERMINISTIC | CBOR_INDEFINITE;
 /** In arrays of at least this many elements, the leading numbers go as one run of f64 (E_NUMS)
  * when no option changes how a number is written (MessagePack, no float32, no records): the
  * walk then does one typeof test and one store per number, and C classifies them. */
