@@ -1,58 +1,118 @@
 /* wp_utf8.c: ASCII detection and UTF-8 -> UTF-16 transcoding with WHATWG replacement. */
 #include "wp_internal.h"
 
-bool wp_is_ascii(const uint8_t *s, uint32_t n) {
-    uint32_t i = 0;
-    uint64_t acc = 0;
-    for (; i + 8 <= n; i += 8) acc |= wp_load_u64(s + i);
-    for (; i < n; i++) acc |= s[i];
+/* The mask of the bytes of s[0..16) that are not ASCII (bit k for byte k), and the 16 bytes
+ * widened to 16 UTF-16 units at out; the wasm build does it with one vector load, two widening
+ * stores and one bitmask. */
+#if defined(__wasm_simd128__)
+WP_INLINE uint32_t wp_u8x16_widen(const uint8_t *s, uint16_t *out) {
+    const v128_t v = wasm_v128_load(s);
+    wasm_v128_store(out, wasm_u16x8_extend_low_u8x16(v));
+    wasm_v128_store(out + 8, wasm_u16x8_extend_high_u8x16(v));
+    return (uint32_t)wasm_i8x16_bitmask(v);
+}
+/* Nonzero when one of the 16 bytes at s is not ASCII. */
+WP_INLINE uint32_t wp_u8x16_high(const uint8_t *s) { return (uint32_t)wasm_i8x16_bitmask(wasm_v128_load(s)); }
+/* Whether none of the 32 bytes at s has its high bit set. */
+WP_INLINE bool wp_u8x32_ascii(const uint8_t *s) {
+    return wasm_i8x16_bitmask(wasm_v128_or(wasm_v128_load(s), wasm_v128_load(s + 16))) == 0;
+}
+#else
+WP_INLINE uint32_t wp_u8x16_widen(const uint8_t *s, uint16_t *out) {
+    uint32_t mask = 0;
+    for (uint32_t k = 0; k < 16; k++) {
+        out[k] = s[k];
+        mask |= (uint32_t)(s[k] >> 7) << k;
+    }
+    return mask;
+}
+WP_INLINE uint32_t wp_u8x16_high(const uint8_t *s) {
+    return ((wp_load_u64(s) | wp_load_u64(s + 8)) & 0x8080808080808080ull) != 0;
+}
+WP_INLINE bool wp_u8x32_ascii(const uint8_t *s) {
+    uint64_t acc = wp_load_u64(s) | wp_load_u64(s + 8) | wp_load_u64(s + 16) | wp_load_u64(s + 24);
     return (acc & 0x8080808080808080ull) == 0;
+}
+#endif
+
+bool wp_is_ascii(const uint8_t *s, uint32_t n) {
+    /* whole blocks, then the last bytes as blocks that end at n (overlapping those before) */
+    if (n >= 16) {
+        uint32_t i = 0;
+        for (; n - i >= 32; i += 32)
+            if (!wp_u8x32_ascii(s + i)) return false; /* (leaves at the first such block) */
+        return ((n - i > 16 ? wp_u8x16_high(s + i) : 0u) | wp_u8x16_high(s + n - 16)) == 0;
+    }
+    if (n >= 8) return ((wp_load_u64(s) | wp_load_u64(s + n - 8)) & 0x8080808080808080ull) == 0;
+    if (n >= 4) return ((wp_load_u32(s) | wp_load_u32(s + n - 4)) & 0x80808080u) == 0;
+    uint32_t acc = 0;
+    for (uint32_t k = 0; k < n; k++) acc |= s[k];
+    return acc < 0x80u;
+}
+
+/* One UTF-8 sequence whose lead byte s[*i] is not ASCII, as UTF-16 at out + *o (1 or 2 units, or
+ * U+FFFD for the maximal invalid subpart, whose next byte is then examined again). */
+WP_INLINE void wp_utf8_sequence(const uint8_t *s, uint32_t n, uint32_t *i, uint16_t *out, uint32_t *o) {
+    const uint32_t b = s[*i];
+    uint32_t need, cp, lo = 0x80, hi = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF) { need = 1; cp = b & 0x1F; }
+    else if (b >= 0xE0 && b <= 0xEF) {
+        need = 2; cp = b & 0x0F;
+        if (b == 0xE0) lo = 0xA0;
+        if (b == 0xED) hi = 0x9F;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+        need = 3; cp = b & 0x07;
+        if (b == 0xF0) lo = 0x90;
+        if (b == 0xF4) hi = 0x8F;
+    } else {
+        out[(*o)++] = 0xFFFD;
+        *i += 1;
+        return;
+    }
+    uint32_t j = *i + 1;
+    for (uint32_t k = 0; k < need; k++, j++) {
+        if (j >= n || s[j] < lo || s[j] > hi) {
+            out[(*o)++] = 0xFFFD;
+            *i = j;
+            return;
+        }
+        cp = (cp << 6) | (s[j] & 0x3F);
+        lo = 0x80; hi = 0xBF;
+    }
+    if (cp >= 0x10000) {
+        cp -= 0x10000;
+        out[*o] = (uint16_t)(0xD800 | (cp >> 10));
+        out[*o + 1] = (uint16_t)(0xDC00 | (cp & 0x3FF));
+        *o += 2;
+    } else {
+        out[(*o)++] = (uint16_t)cp;
+    }
+    *i = j;
 }
 
 uint32_t wp_utf8_to_utf16(const uint8_t *s, uint32_t n, uint16_t *out) {
     uint32_t i = 0, o = 0;
     while (i < n) {
-        uint32_t b = s[i];
-        if (b < 0x80) {
-            out[o++] = (uint16_t)b;
-            i++;
+        if (n - i >= 16) {
+            /* 16 bytes widened at once: all of them when ASCII, else up to the first that is not
+             * (the units written past it are overwritten next). Units never outnumber bytes, so
+             * o + 16 <= i + 16 <= n: the stores stay within the n units out holds. */
+            const uint32_t mask = wp_u8x16_widen(s + i, out + o);
+            if (mask == 0) {
+                i += 16;
+                o += 16;
+                continue;
+            }
+            const uint32_t k = (uint32_t)__builtin_ctz(mask);
+            i += k;
+            o += k;
+        } else if (s[i] < 0x80) {
+            out[o++] = s[i++];
             continue;
         }
-        uint32_t need, cp, lo = 0x80, hi = 0xBF;
-        if (b >= 0xC2 && b <= 0xDF) { need = 1; cp = b & 0x1F; }
-        else if (b >= 0xE0 && b <= 0xEF) {
-            need = 2; cp = b & 0x0F;
-            if (b == 0xE0) lo = 0xA0;
-            if (b == 0xED) hi = 0x9F;
-        } else if (b >= 0xF0 && b <= 0xF4) {
-            need = 3; cp = b & 0x07;
-            if (b == 0xF0) lo = 0x90;
-            if (b == 0xF4) hi = 0x8F;
-        } else {
-            out[o++] = 0xFFFD;
-            i++;
-            continue;
-        }
-        uint32_t j = i + 1;
-        bool ok = true;
-        for (uint32_t k = 0; k < need; k++, j++) {
-            if (j >= n || s[j] < lo || s[j] > hi) { ok = false; break; }
-            cp = (cp << 6) | (s[j] & 0x3F);
-            lo = 0x80; hi = 0xBF;
-        }
-        if (!ok) {
-            out[o++] = 0xFFFD; /* the offending byte (if any) is examined again */
-            i = j;
-            continue;
-        }
-        if (cp >= 0x10000) {
-            cp -= 0x10000;
-            out[o++] = (uint16_t)(0xD800 | (cp >> 10));
-            out[o++] = (uint16_t)(0xDC00 | (cp & 0x3FF));
-        } else {
-            out[o++] = (uint16_t)cp;
-        }
-        i = j;
+        /* sequences up to the next ASCII byte (words of Greek, Cyrillic or CJK) */
+        do wp_utf8_sequence(s, n, &i, out, &o);
+        while (i < n && s[i] >= 0x80);
     }
     return o;
 }

@@ -1320,6 +1320,41 @@ static void test_utf8(void) {
         tu_end();
     }
 
+    /* The same sequences inside ASCII text, at every offset of a 16-byte block and with text
+     * after them: the blocks of 16 bytes widened at once stop at each of them. */
+    for (size_t i = 0; i < sizeof utf8_cases / sizeof utf8_cases[0]; i++) {
+        const u8case *c = &utf8_cases[i];
+        tu_case("utf8 '%s' inside ASCII text", c->hex);
+        tu_buf b = { 0 };
+        tu_buf_hex(&b, c->hex);
+        static const uint32_t after[] = { 0, 1, 15, 16, 40 };
+        for (uint32_t pre = 0; pre <= 33; pre++) {
+            for (size_t q = 0; q < sizeof after / sizeof after[0]; q++) {
+                const uint32_t post = after[q], len = pre + (uint32_t)b.len + post;
+                uint8_t *in = (uint8_t *)malloc(len + 1u);
+                memset(in, 'a', pre);
+                if (b.len) memcpy(in + pre, b.p, b.len);
+                memset(in + pre + b.len, 'b', post);
+                uint16_t *out = (uint16_t *)malloc(len ? 2u * len : 2u); /* exactly len units */
+                const uint32_t n = wp_utf8_to_utf16(in, len, out);
+                bool ok = n == pre + c->n + post;
+                CHECK_EQ_U(n, pre + c->n + post);
+                for (uint32_t k = 0; ok && k < n; k++) {
+                    const uint16_t want = k < pre ? 'a' : k < pre + c->n ? c->want[k - pre] : 'b';
+                    ok = CHECK(out[k] == want, "pre %u post %u unit %u: %04x want %04x", pre, post, k, out[k], want);
+                }
+                bool ascii = true;
+                for (uint32_t k = 0; k < b.len; k++) if (b.p[k] & 0x80) ascii = false;
+                CHECK_EQ_U(wp_is_ascii(in, len), ascii);
+                free(in);
+                free(out);
+                if (!ok) break;
+            }
+        }
+        tu_buf_free(&b);
+        tu_end();
+    }
+
     tu_case("wp_is_ascii at every position of a 40-byte buffer");
     {
         uint8_t *s = (uint8_t *)malloc(40);
