@@ -342,6 +342,28 @@ describe('invalid UTF-8 decodes like TextDecoder (U+FFFD replacement)', () => {
       expect(hex(pack(s))).toBe(hex(bytes));
     }
   });
+  test('runs of ASCII between valid, cut and invalid sequences, in MessagePack and CBOR', async () => {
+    // the decoders widen 16 bytes at a time up to the first that is not ASCII, then decode
+    // sequences one by one up to the next ASCII byte: every length of run, every position in a
+    // block, every kind of sequence after it
+    const cbor = await import('wirepack/cbor');
+    const rand = rng(7);
+    const pieces = ['c3a9', 'e282ac', 'f09f8dba', 'c3', 'e282', 'f09f8d', '80', 'bf', 'c0', 'ed a0 80', 'f4 90 80 80', 'ff', 'e0 a0', 'c2 c2 80'].map((h) => fromHex(h.replace(/ /g, '')));
+    for (let i = 0; i < 600; i++) {
+      const parts = [];
+      const k = 1 + Math.floor(rand() * 6);
+      for (let j = 0; j < k; j++) {
+        parts.push(utf8('abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ'.slice(0, Math.floor(rand() * 40))));
+        parts.push(pieces[Math.floor(rand() * pieces.length)]);
+      }
+      if (rand() < 0.5) parts.push(utf8('t'.repeat(Math.floor(rand() * 20))));
+      const b = concat(...parts);
+      const want = td.decode(b);
+      expect(unpack(concat(fromHex(strHeader(b.length)), b))).toBe(want);
+      const cborHead = b.length < 24 ? [0x60 | b.length] : b.length < 256 ? [0x78, b.length] : [0x79, b.length >> 8, b.length & 255];
+      expect(cbor.decode(concat(cborHead, b))).toBe(want);
+    }
+  });
 });
 
 describe('the encode tape lives in wasm memory', () => {
