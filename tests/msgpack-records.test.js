@@ -360,6 +360,23 @@ describe('msgpackr pack -> wirepack unpack (decoder side)', () => {
     const bytes = new msgpackr.Packr({ structures: structures.map((s) => s.slice()) }).pack([{ a: 1, b: 2 }, { c: 3 }]);
     same(new Unpackr({ structures: [['a', 'b'], ['c']] }).unpack(bytes), [{ a: 1, b: 2 }, { c: 3 }]);
   });
+
+  test('a structure replaced, grown or removed between calls is read as it is now', () => {
+    // the Unpackr keeps each slot's shape from call to call while its structure stays the same
+    const u = new Unpackr({ structures: [['a', 'b'], ['c']] });
+    const bytes = fromHex('92' + '400102' + '4103'); // [record 0 (1, 2), record 1 (3)]
+    same(u.unpack(bytes), [{ a: 1, b: 2 }, { c: 3 }]);
+    u.structures[0] = ['x', 'y'];
+    same(u.unpack(bytes), [{ x: 1, y: 2 }, { c: 3 }]);
+    u.structures[1].push('d');
+    same(u.unpack(fromHex('92' + '400102' + '410304')), [{ x: 1, y: 2 }, { c: 3, d: 4 }]);
+    u.structures[1].splice(0, 2, 'e');
+    same(u.unpack(bytes), [{ x: 1, y: 2 }, { e: 3 }]);
+    delete u.structures[0];
+    expect(() => u.unpack(bytes)).toThrow();
+    // another Unpackr with the same structure arrays keeps its own
+    same(new Unpackr({ structures: [['p', 'q'], u.structures[1]] }).unpack(bytes), [{ p: 1, q: 2 }, { e: 3 }]);
+  });
 });
 
 describe('wirepack round trip (Packr.unpack shares the structures)', () => {

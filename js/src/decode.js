@@ -163,6 +163,9 @@ export class Shape {
     this.seen = false;
     /** objects the generated constructor built in the call `call` (-1: it reads scalars itself) */
     this.hot = 0;
+    /** a record shape made for one of an Unpackr's structures: that structure (key array) */
+    /** @type {string[] | null} */
+    this.src = null;
   }
 
   /** @param {TapeReader} r */
@@ -621,15 +624,21 @@ export class TapeReader {
   recShape(slot) {
     const own = this.recs !== null ? this.recs[slot] : undefined;
     if (own !== undefined) return own;
-    const st = this.opts.structures;
+    const opts = this.opts, st = opts.structures;
     const keys = st ? st[idOf(slot)] : undefined;
+    // the Unpackr's shape for the slot while its structure is the same array of as many keys
+    // (found again by each call: a WeakMap lookup and this call's table per slot were 2-5% of a
+    // records decode)
+    const known = opts.slotShapes[slot];
+    if (known !== undefined && known.src === keys && known.keys.length === keys.length) return known;
     if (!Array.isArray(keys)) throw new Error(`wirepack: corrupt tape (record slot ${slot})`);
     let shape = structureShapes.get(keys);
     if (shape === undefined || shape.keys.length !== keys.length) {
-      shape = new Shape(keys.map((k) => recordKey(k, this.opts)), true);
+      shape = new Shape(keys.map((k) => recordKey(k, opts)), true);
+      shape.src = keys;
       structureShapes.set(keys, shape);
     }
-    (this.recs || (this.recs = []))[slot] = shape; // found once per call
+    opts.slotShapes[slot] = shape;
     return shape;
   }
 
@@ -1434,6 +1443,9 @@ export class Unpackr {
     this.flags = (this.mapsAsObjects ? F_MAPS_AS_OBJECTS : 0) | (this.useFloat32 > 2 ? F_TAG_F32 : 0) | F_BUNDLES;
     /** CBOR instead of MessagePack (set by the CBOR Decoder) */
     this.cbor = false;
+    /** the record shape last found for each slot of the structures (TapeReader#recShape) */
+    /** @type {Shape[]} */
+    this.slotShapes = [];
   }
 
   /**
