@@ -8,6 +8,7 @@ import {
 import { encode as mpEncode } from '@msgpack/msgpack';
 import { hex, fromHex, concat, seqBytes, rng, utf8, expectSameBytes } from './helpers/bytes.js';
 import { canon } from './helpers/canon.js';
+import { head as cborHead } from './helpers/cbor.js';
 
 describe('exports', () => {
   test('all names exist with the right kinds', () => {
@@ -348,7 +349,7 @@ describe('invalid UTF-8 decodes like TextDecoder (U+FFFD replacement)', () => {
     // block, every kind of sequence after it
     const cbor = await import('wirepack/cbor');
     const rand = rng(7);
-    const pieces = ['c3a9', 'e282ac', 'f09f8dba', 'c3', 'e282', 'f09f8d', '80', 'bf', 'c0', 'ed a0 80', 'f4 90 80 80', 'ff', 'e0 a0', 'c2 c2 80'].map((h) => fromHex(h.replace(/ /g, '')));
+    const pieces = ['c3a9', 'e282ac', 'f09f8dba', 'c3', 'e282', 'f09f8d', '80', 'bf', 'c0', 'eda080', 'f4908080', 'ff', 'e0a0', 'c2c280'].map(fromHex);
     for (let i = 0; i < 600; i++) {
       const parts = [];
       const k = 1 + Math.floor(rand() * 6);
@@ -360,8 +361,7 @@ describe('invalid UTF-8 decodes like TextDecoder (U+FFFD replacement)', () => {
       const b = concat(...parts);
       const want = td.decode(b);
       expect(unpack(concat(fromHex(strHeader(b.length)), b))).toBe(want);
-      const cborHead = b.length < 24 ? [0x60 | b.length] : b.length < 256 ? [0x78, b.length] : [0x79, b.length >> 8, b.length & 255];
-      expect(cbor.decode(concat(cborHead, b))).toBe(want);
+      expect(cbor.decode(concat(cborHead(3, b.length), b))).toBe(want);
     }
   });
 });
