@@ -554,9 +554,13 @@ WP_INLINE void wp_cbor_head_out(wp_out *o, uint32_t major, uint64_t v) {
     else wp_out_u8_be64(o, m | 27, v);
 }
 
-/* An integer in [-2^31, 2^32) as its shortest head (major 0 or 1), with no branch on its sign
- * or size. Needs 8 bytes of room. */
+/* An integer in [-2^31, 2^32) as its shortest head (major 0 or 1): -24..23 is the head byte
+ * alone, and the other sizes take no branch on their sign or size. Needs 8 bytes of room. */
 WP_INLINE void wp_cbor_int32_out(wp_out *o, int64_t v) {
+    if ((uint64_t)(v + 24) < 48u) { /* -24..23: the head byte alone */
+        wp_out_u8(o, v >= 0 ? (uint32_t)v : (uint32_t)(31 - v));
+        return;
+    }
     static const uint8_t ai[4] = { 0, 24, 25, 26 };
     const uint32_t neg = (uint32_t)((uint64_t)v >> 63);
     const uint32_t a = (uint32_t)v ^ (0u - neg); /* the argument: v, or -1 - v */

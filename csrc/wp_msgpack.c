@@ -650,9 +650,14 @@ uint32_t wp_encode_out_need(const wp_encoder *e) {
     return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
 }
 
-/* An integer in [-2^31, 2^32) in its shortest form, with no branch on its size or sign. Needs 8
- * bytes of room. (The 64-bit entries are always 9 bytes.) */
+/* An integer in [-2^31, 2^32) in its shortest form: a fixint (-32..127, most integers in data) is
+ * the byte itself, and the other forms take no branch on their size or sign. Needs 8 bytes of
+ * room. (The 64-bit entries are always 9 bytes.) */
 WP_INLINE void wp_enc_int32(wp_out *o, int64_t v) {
+    if ((uint64_t)(v + 32) < 160u) { /* a fixint, -32..127: the byte itself */
+        wp_out_u8(o, (uint32_t)v & 0xffu);
+        return;
+    }
     /* by [negative][size class]; class 0 (a fixint) has no prefix and is the low byte itself */
     static const uint8_t prefix[2][4] = { { 0, 0xcc, 0xcd, 0xce }, { 0, 0xd0, 0xd1, 0xd2 } };
     const uint32_t u = (uint32_t)v;

@@ -384,6 +384,32 @@ static void test_number_runs(void) {
             tu_buf_free(&want);
             tu_end();
         }
+        tu_case("NUMS: every integer in -70000..70000 and each half step, random integral doubles, flags %u", flags);
+        {
+            tu_etape t = { 0 };
+            tu_buf want = { 0 };
+            double vals[100];
+            uint32_t k = 0;
+            for (int32_t x = -70000; x <= 70000; x++) {
+                vals[k++] = x;
+                vals[k++] = x + 0.5;
+                if (k == 100) { nums_tape(&t, &want, vals, k, (uint32_t)x & 1, flags); k = 0; }
+            }
+            tu_rng rng = { 43 + flags };
+            for (int i = 0; i < 100000; i++) {
+                /* the 21 low mantissa bits clear (the integer test reads the bits), an exponent near
+                 * the integer range most of the time */
+                uint64_t r = tu_rand(&rng) & ~(uint64_t)0x1fffff;
+                if (i % 4) r = (r & 0x800fffffffffffffull) | ((uint64_t)(1013 + tu_below(&rng, 40)) << 52);
+                memcpy(&vals[k++], &r, 8);
+                if (k == 100) { nums_tape(&t, &want, vals, k, (uint32_t)i & 1, flags); k = 0; }
+            }
+            if (k) nums_tape(&t, &want, vals, k, 0, flags);
+            check_encode(&t, flags, &want);
+            tu_et_free(&t);
+            tu_buf_free(&want);
+            tu_end();
+        }
         tu_case("NUMS: 50000 random values in runs, flags %u", flags);
         tu_rng rng = { 11 + flags };
         tu_etape t = { 0 };

@@ -404,6 +404,101 @@ static void test_length_wrap(void) {
     }
 }
 
+/* ===================================================================== number runs */
+
+/* What writeNumber puts on the tape for v, in MessagePack: an integer in its smallest form when it
+ * is a uint32 or an int32 (-0 as 0), else a float64. */
+static void mp_oracle_number(tu_buf *b, double v) {
+    if (v == v && v >= -2147483648.0 && v <= 4294967295.0 && v == (double)(int64_t)v) {
+        int64_t x = (int64_t)v;
+        if (x >= 0) {
+            if (x < 128) tu_buf_u8(b, (uint32_t)x);
+            else if (x <= 0xff) { tu_buf_u8(b, 0xcc); tu_buf_be(b, (uint64_t)x, 1); }
+            else if (x <= 0xffff) { tu_buf_u8(b, 0xcd); tu_buf_be(b, (uint64_t)x, 2); }
+            else { tu_buf_u8(b, 0xce); tu_buf_be(b, (uint64_t)x, 4); }
+        } else if (x >= -32) {
+            tu_buf_u8(b, (uint32_t)x & 0xffu);
+        } else if (x >= -128) { tu_buf_u8(b, 0xd0); tu_buf_be(b, (uint64_t)x, 1); }
+        else if (x >= -32768) { tu_buf_u8(b, 0xd1); tu_buf_be(b, (uint64_t)x, 2); }
+        else { tu_buf_u8(b, 0xd2); tu_buf_be(b, (uint64_t)x, 4); }
+    } else {
+        uint64_t bits;
+        memcpy(&bits, &v, 8);
+        tu_buf_u8(b, 0xcb);
+        tu_buf_be(b, bits, 8);
+    }
+}
+
+/* Runs of vals (WP_E_NUMS entries of up to 100 numbers, each after a NIL when `lead`). */
+static void mp_nums_tape(tu_etape *t, tu_buf *want, const double *vals, uint32_t count, uint32_t lead) {
+    for (uint32_t k = 0; k < count; k += 100) {
+        uint32_t m = count - k < 100 ? count - k : 100;
+        if (lead) { tu_et_tag(t, WP_E_NIL, 0); tu_buf_u8(want, 0xc0); }
+        uint32_t at = t->len;
+        tu_et_tag(t, WP_E_NUMS, m);
+        while (t->len < ((at + 2) & ~1u)) tu_et_word(t, 0);
+        for (uint32_t j = 0; j < m; j++) {
+            uint64_t bits;
+            memcpy(&bits, &vals[k + j], 8);
+            tu_et_word(t, (uint32_t)bits);
+            tu_et_word(t, (uint32_t)(bits >> 32));
+            mp_oracle_number(want, vals[k + j]);
+        }
+    }
+}
+
+static void mp_check_nums(const double *vals, uint32_t count, uint32_t lead) {
+    tu_etape t = { 0 };
+    tu_buf want = { 0 }, got = { 0 };
+    mp_nums_tape(&t, &want, vals, count, lead);
+    wp_encoder e;
+    CHECK_ERR(tu_encode(&t, &got, &e), WP_OK);
+    CHECK_BYTES(got.p, got.len, want.p, want.len);
+    tu_et_free(&t);
+    tu_buf_free(&want);
+    tu_buf_free(&got);
+}
+
+/* Number runs against the oracle: every integer near the size classes (the one-byte forms take a
+ * path of their own), their halves, -0, and integral values of every exponent up to 2^33 and
+ * random ones whose low mantissa bits are zero (decided from the bits, not by converting). */
+static void test_number_runs(void) {
+    for (uint32_t lead = 0; lead < 2; lead++) {
+        tu_case("NUMS: every integer in -70000..70000 and each half step, lead %u", lead);
+        uint32_t n = 0;
+        double *vals = (double *)malloc(sizeof(double) * 280003);
+        for (int32_t x = -70000; x <= 70000; x++) { vals[n++] = x; vals[n++] = x + 0.5; }
+        vals[n++] = -0.0;
+        mp_check_nums(vals, n, lead);
+        tu_end();
+
+        tu_case("NUMS: 2^k, 2^k +- 1, -2^k, +-2^k +- 0.5 for k < 34, lead %u", lead);
+        n = 0;
+        for (int k = 0; k < 34; k++) {
+            double p = ldexp(1.0, k);
+            const double d[] = { p, p - 1, p + 1, -p, -p + 1, -p - 1, p + 0.5, p - 0.5, -p + 0.5, -p - 0.5 };
+            for (uint32_t j = 0; j < 10; j++) vals[n++] = d[j];
+        }
+        mp_check_nums(vals, n, lead);
+        tu_end();
+
+        tu_case("NUMS: 200000 random doubles with their 21 low mantissa bits clear, lead %u", lead);
+        tu_rng rng = { 41 + lead };
+        n = 0;
+        for (int i = 0; i < 200000; i++) {
+            uint64_t r = tu_rand(&rng) & ~(uint64_t)0x1fffff;
+            /* an exponent near the integer range most of the time, else any */
+            if (i % 4) r = (r & 0x800fffffffffffffull) | ((uint64_t)(1013 + tu_below(&rng, 40)) << 52);
+            double v;
+            memcpy(&v, &r, 8);
+            vals[n++] = v;
+        }
+        mp_check_nums(vals, n, lead);
+        tu_end();
+        free(vals);
+    }
+}
+
 /* ===================================================================== msgpackr's extensions */
 
 typedef struct { const char *name; uint32_t w[48]; uint32_t n; const char *hex; } mcase;
@@ -523,6 +618,7 @@ int main(void) {
     test_length_wrap();
     test_msgpackr_tags();
     test_msgpackr_bad_tapes();
+    test_number_runs();
     tu_check_str16(-1);
     tu_check_keys(-1);
     return tu_finish();
