@@ -2,7 +2,7 @@
 import { describe, test, expect } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { pack, unpack, unpackMultiple, init, initSync, Packr } from 'wirepack';
+import { pack, unpack, unpackMultiple, init, initSync, Packr, Unpackr } from 'wirepack';
 import { inspect } from 'node:util';
 import { encode as mpEncode } from '@msgpack/msgpack';
 import { canon } from './helpers/canon.js';
@@ -90,6 +90,28 @@ describe('init and initSync', () => {
     await init(await WebAssembly.compile(bytes));
     check();
     await init(new Uint8Array(bytes).buffer);
+    check();
+  });
+
+  test('the same instance given again: its key, shape and record tables start again with the new runtime', async () => {
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(await bytesP), {});
+    const doc = { name: 'a', kind: 'b', list: [{ x: 1, y: 2 }, { x: 3, y: 4 }] };
+    const packr = new Packr({ structures: [] });
+    const unpackr = new Unpackr({ structures: packr.structures });
+    const records = packr.pack([{ aa: 1, bb: 2 }, { aa: 3, bb: 4 }]);
+    try {
+      for (const again of [(i) => initSync(i), (i) => init(i), (i) => initSync(i)]) {
+        await again(instance);
+        // keys and shapes met under the last runtime, and new ones
+        expect(unpack(pack(doc))).toEqual(doc);
+        expect(unpack(pack({ other: 1, keys: [{ x: 5, y: 6 }] }))).toEqual({ other: 1, keys: [{ x: 5, y: 6 }] });
+        // 0x40..0x7f are integers unless records say otherwise: no slot the last runtime loaded
+        expect(unpack(Buffer.from([0x92, 0x40, 0x41]))).toEqual([64, 65]);
+        expect(unpackr.unpack(records)).toEqual([{ aa: 1, bb: 2 }, { aa: 3, bb: 4 }]);
+      }
+    } finally {
+      initSync(await bytesP);
+    }
     check();
   });
 });

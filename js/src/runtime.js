@@ -250,6 +250,21 @@ function toModule(source) {
   return source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
 }
 
+/**
+ * The runtime of an instance given to init or initSync: the one made the first time it came. A
+ * runtime mirrors the key, shape and record tables of its instance's memory from their start, so
+ * the same instance given again must not get a second runtime with empty mirrors.
+ * @type {WeakMap<WebAssembly.Instance, Runtime>}
+ */
+const given = new WeakMap();
+
+/** @param {WebAssembly.Instance} instance @returns {Runtime} */
+function runtimeOf(instance) {
+  let rt = given.get(instance);
+  if (rt === undefined) given.set(instance, (rt = new Runtime(instance)));
+  return rt;
+}
+
 /** @typedef {WebAssembly.Module | BufferSource | WebAssembly.Instance} InitSource */
 
 /**
@@ -261,7 +276,7 @@ export function initSync(source, imports = {}) {
   spares.length = 0;
   if (source instanceof WebAssembly.Instance) {
     loaded = null;
-    current = new Runtime(source);
+    current = runtimeOf(source);
     return;
   }
   const module = toModule(source);
@@ -280,7 +295,7 @@ export async function init(source, imports = {}) {
   spares.length = 0;
   if (s instanceof WebAssembly.Instance) {
     loaded = null;
-    current = new Runtime(s);
+    current = runtimeOf(s);
   } else if (s instanceof WebAssembly.Module) {
     loaded = { module: s, imports };
     current = new Runtime(await WebAssembly.instantiate(s, imports));
