@@ -271,7 +271,7 @@ enum wp_dtag {
                          -n units of string 1 (keys from an ASCII string 2 are KEY entries instead) */
     WP_T_RECDEFS = 32, /* P as RECDEF; next word: the interned shape id of the keys; then a REC entry */
     WP_T_SCALARRUN = 33 /* P = n; n aligned f64 values: an array of numbers and null, false, true (and,
-                           in CBOR, undefined) that starts with a number. Those four are NaNs whose high
+                           in CBOR, undefined), at least one of each kind. Those four are NaNs whose high
                            word is WP_RUN_NAN_HI and whose low word is a wp_run_special; a number that is
                            NaN has low word 0. (NUMRUN when the array holds numbers only.) */
 };

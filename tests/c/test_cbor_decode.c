@@ -283,13 +283,18 @@ static const acase extra_ok[] = {
     { "83 f93e00 fa47c35000 fb3ff199999999999a", "NUMRUN:3 F:1.5 F:100000 F:1.1" },
     { "82 01 1b0000000000000002", "ARR:2 INT:1 U64 #2 #0" },
     { "82 01 3b0000000000000002", "ARR:2 INT:1 I64 #0xfffffffd #0xffffffff" },
-    /* false, true, null and undefined join a run that starts with a number (a SCALARRUN: each a
-     * NaN whose low word says which, a NaN number canonical); a run cannot start with them */
+    /* false, true, null and undefined join a run (a SCALARRUN: each a NaN whose low word says
+     * which, a NaN number canonical), and can start one when the second element can be in it */
     { "82 01 f6", "SCALARRUN:2 F:1 RS:1" },
     { "85 01 f4 f5 f6 f7", "SCALARRUN:5 F:1 RS:2 RS:3 RS:1 RS:4" },
     { "83 f97e01 f6 fb7ff8000000000001", "SCALARRUN:3 RS:0 RS:1 RS:0" },  /* NaN payloads dropped */
     { "83 f97e01 fb7ff8000000000001 01", "NUMRUN:3 F:nan F:nan F:1" },      /* numbers only: as read */
-    { "82 f6 01", "ARR:2 NIL INT:1" },
+    { "82 f6 01", "SCALARRUN:2 RS:1 F:1" },
+    { "84 f5 f4 f6 f7", "SCALARRUN:4 RS:3 RS:2 RS:1 RS:4" },
+    { "83 f7 f97e00 f5", "SCALARRUN:3 RS:4 RS:0 RS:3" },
+    { "82 f6 60", "ARR:2 NIL STRA:0" },                                      /* the second ends it */
+    { "83 f5 01 60", "ARR:3 TRUE INT:1 STRA:0" },                            /* given up at the third */
+    { "81 f6", "ARR:1 NIL" },
     { "83 01 f6 e0", "ARR:3 INT:1 NIL SIMPLE:0" },                          /* another simple value */
     { "83 01 f6 60", "ARR:3 INT:1 NIL STRA:0" },
     { "81 01", "ARR:1 INT:1" },

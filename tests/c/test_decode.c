@@ -307,8 +307,8 @@ static void test_arrays(void) {
     tu_end();
 
     tu_case("array16 / array32 headers");
-    CHECK_ERR(dec_hex(&x, "dc 00 02 c0 c2", 0, &b), WP_OK);
-    CHECK_TAPE(&x, W(WP_T_ARR, 2), WP_T_NIL, WP_T_FALSE);
+    CHECK_ERR(dec_hex(&x, "dc 00 02 c0 a0", 0, &b), WP_OK);
+    CHECK_TAPE(&x, W(WP_T_ARR, 2), WP_T_NIL, W(WP_T_STRA, 0));
     tu_dec_free(&x);
     CHECK_ERR(dec_hex(&x, "dd 00 00 00 01 c3", 0, &b), WP_OK);
     CHECK_TAPE(&x, W(WP_T_ARR, 1), WP_T_TRUE);
@@ -386,7 +386,7 @@ static void test_arrays(void) {
     }
     tu_end();
 
-    tu_case("scalar run: nil, false and true join a run that starts with a number");
+    tu_case("scalar run: nil, false and true join a run of numbers");
     CHECK_ERR(dec_hex(&x, "96 01 c3 c2 c0 cb 7ff8000000000001 cb 3ff8000000000000", 0, &b), WP_OK);
     CHECK_TAPE(&x, W(WP_T_SCALARRUN, 6), 0, 0, 0x3ff00000u, WP_RUN_TRUE, WP_RUN_NAN_HI, WP_RUN_FALSE, WP_RUN_NAN_HI,
                WP_RUN_NULL, WP_RUN_NAN_HI, 0, WP_RUN_NAN_HI /* a NaN number: canonical, low word 0 */, 0, 0x3ff80000u);
@@ -403,6 +403,15 @@ static void test_arrays(void) {
     tu_dec_free(&x);
     /* cut inside a run after a scalar: the array is what is cut */
     CHECK_ERR(dec_hex(&x, "93 01 c0", 0, &b), WP_ERR_TRUNCATED);
+    tu_dec_free(&x);
+    tu_end();
+
+    tu_case("scalar run: one that starts with nil, false or true");
+    CHECK_ERR(dec_hex(&x, "92 c0 05", 0, &b), WP_OK);
+    CHECK_TAPE(&x, W(WP_T_SCALARRUN, 2), 0, WP_RUN_NULL, WP_RUN_NAN_HI, 0, 0x40140000u);
+    tu_dec_free(&x);
+    CHECK_ERR(dec_hex(&x, "93 c3 c2 c0", 0, &b), WP_OK);
+    CHECK_TAPE(&x, W(WP_T_SCALARRUN, 3), 0, WP_RUN_TRUE, WP_RUN_NAN_HI, WP_RUN_FALSE, WP_RUN_NAN_HI, WP_RUN_NULL, WP_RUN_NAN_HI);
     tu_dec_free(&x);
     tu_end();
 
@@ -424,12 +433,21 @@ static void test_arrays(void) {
     tu_dec_free(&x);
     tu_end();
 
-    tu_case("not a run: one element, or first element not a number");
+    tu_case("not a run: one element, or a first element neither a number nor nil/false/true");
     CHECK_ERR(dec_hex(&x, "91 05", 0, &b), WP_OK);
     CHECK_TAPE(&x, W(WP_T_ARR, 1), W(WP_T_INT, 5));
     tu_dec_free(&x);
-    CHECK_ERR(dec_hex(&x, "92 c0 05", 0, &b), WP_OK);
-    CHECK_TAPE(&x, W(WP_T_ARR, 2), WP_T_NIL, W(WP_T_INT, 5));
+    CHECK_ERR(dec_hex(&x, "91 c0", 0, &b), WP_OK);
+    CHECK_TAPE(&x, W(WP_T_ARR, 1), WP_T_NIL);
+    tu_dec_free(&x);
+    CHECK_ERR(dec_hex(&x, "92 a0 05", 0, &b), WP_OK);
+    CHECK_TAPE(&x, W(WP_T_ARR, 2), W(WP_T_STRA, 0), W(WP_T_INT, 5));
+    tu_dec_free(&x);
+    CHECK_ERR(dec_hex(&x, "92 c0 a0", 0, &b), WP_OK); /* the second element ends it */
+    CHECK_TAPE(&x, W(WP_T_ARR, 2), WP_T_NIL, W(WP_T_STRA, 0));
+    tu_dec_free(&x);
+    CHECK_ERR(dec_hex(&x, "93 c3 05 a0", 0, &b), WP_OK); /* given up at the third */
+    CHECK_TAPE(&x, W(WP_T_ARR, 3), WP_T_TRUE, W(WP_T_INT, 5), W(WP_T_STRA, 0));
     tu_dec_free(&x);
     CHECK_ERR(dec_hex(&x, "92 05 90", 0, &b), WP_OK);
     CHECK_TAPE(&x, W(WP_T_ARR, 2), W(WP_T_INT, 5), W(WP_T_ARR, 0));

@@ -646,7 +646,6 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
                 if (tag == WP_T_SCALARRUN && hi == WP_RUN_NAN_HI && lo != 0) {
                     /* null, false, true (CBOR: undefined): as their own entries would be */
                     FZ_CHECK(lo <= WP_RUN_TRUE || (cbor && lo == WP_RUN_UNDEF), "SCALARRUN special %u", lo);
-                    FZ_CHECK(k > 0, "SCALARRUN starting with a special");
                     specials++;
                     static const char canon[5] = { 0, 'N', 'F', 'T', 'U' };
                     static const uint32_t etag[5] = { 0, WP_E_NIL, WP_E_FALSE, WP_E_TRUE, WP_E_UNDEF };
