@@ -428,11 +428,10 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 wp_tape_tagp(&t, is_map ? (as_objects ? WP_T_OBJ : WP_T_MAP) : WP_T_ARR, 0);
                 goto item_done;
             }
-            if (!is_map && !indef && n >= 2 && n <= left && (wp_cbor_num_size(wp_rd_ptr(&r)) || wp_cbor_run_special(r.base[r.pos]))) {
-                /* a number or false/true/null/undefined first (not when the second element
-                 * already ends the run: [time, {...}] and the like) */
-                const uint32_t q = r.pos + (wp_cbor_num_size(wp_rd_ptr(&r)) ? wp_cbor_num_size(wp_rd_ptr(&r)) : 1u);
-                if (q < r.len && (wp_cbor_num_size(r.base + q) || wp_cbor_run_special(r.base[q]))) {
+            const uint32_t s0 = !is_map && !indef && n >= 2 && n <= left ? wp_run_elem_size(wp_rd_ptr(&r), wp_cbor_num_size, wp_cbor_run_special) : 0;
+            if (s0) {
+                const uint32_t q = r.pos + s0;
+                if (q < r.len && wp_run_elem_size(r.base + q, wp_cbor_num_size, wp_cbor_run_special)) {
                     if (!wp_tape_room(&t, 2u * n + 4u)) FAIL(WP_ERR_TAPE_FULL, start);
                     if (wp_cbor_try_numrun(&r, &t, n, f32_tagged)) goto item_done;
                 }

@@ -332,6 +332,15 @@ WP_INLINE void wp_run_put(wp_tape *t, uint32_t at, uint32_t i, uint32_t special)
 /* What a format's tiny() returns for a byte that is not a one-byte integer a run always takes. */
 #define WP_NOT_TINY INT32_MIN
 
+/* The bytes of the element at p when a number run can take it (a number; nil, false, true and,
+ * in CBOR, undefined: 1), else 0; size and special are the format's readers. An array is tried as
+ * a run when its first two elements are such (not when the second already ends the run: [time,
+ * {...}] and the like). */
+WP_INLINE uint32_t wp_run_elem_size(const uint8_t *p, uint32_t (*size)(const uint8_t *), uint32_t (*special)(uint32_t)) {
+    const uint32_t sz = size(p);
+    return sz ? sz : special(p[0]) != 0;
+}
+
 /* An element that must not go into a number run (wp_run_try). */
 WP_INLINE bool wp_run_reject(uint32_t b, uint32_t f32, const uint32_t *recs, bool strict) {
     return (f32 && b == f32) || (recs && b - 0x40u < 0x40u && (strict || recs[b & 0x3f]));

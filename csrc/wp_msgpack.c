@@ -560,11 +560,10 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         if (n > left) FAIL(WP_ERR_TRUNCATED, start);
         if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
         if (n == 0) { wp_tape_tagp(&t, WP_T_ARR, 0); goto item_done; }
-        if ((wp_num_size[r.base[r.pos]] || wp_mp_run_special(r.base[r.pos])) && n >= 2) {
-            /* a number or nil/false/true first (not when the second element already ends the
-             * run: [time, {...}] and the like) */
-            const uint32_t q = r.pos + (wp_num_size[r.base[r.pos]] ? wp_num_size[r.base[r.pos]] : 1u);
-            if (q >= r.len || !(wp_num_size[r.base[q]] || wp_mp_run_special(r.base[q]))) goto arr_items;
+        const uint32_t s0 = wp_run_elem_size(r.base + r.pos, wp_mp_num_size, wp_mp_run_special);
+        if (s0 && n >= 2) {
+            const uint32_t q = r.pos + s0;
+            if (q >= r.len || !wp_run_elem_size(r.base + q, wp_mp_num_size, wp_mp_run_special)) goto arr_items;
             if (!wp_tape_room(&t, 2u * n + 4u)) FAIL(WP_ERR_TAPE_FULL, start);
             if (wp_try_numrun(&r, &t, n, f32_tagged, recs, rec_strict)) goto item_done;
         }
