@@ -319,6 +319,53 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             }
         }
 
+        bool is_key = top && (top->flags & FR_MAP) && (top->count & 1u) == 0;
+        if (is_key && b - 0x60u <= 0x18u && intern) {
+            /* a text key of up to 255 bytes (the interned ones are at most 64): interned, and in
+             * a definite map its value next, without the way round the loop (the map's count of
+             * items left is even: a value follows) */
+            uint32_t n = b - 0x60u, hl1 = 1;
+            if (n == 0x18u) {
+                if (!wp_rd_has(&r, 2)) FAIL(WP_ERR_TRUNCATED, start);
+                n = r.base[start + 1];
+                hl1 = 2;
+            }
+            const uint32_t avail = r.len - start - hl1;
+            if (wp_over(n, d->max_str)) FAIL(WP_ERR_LIMIT, start);
+            if (n > avail) FAIL(WP_ERR_TRUNCATED, start);
+            if (wp_unlikely(bundle_s && start + hl1 + n > bundle_s)) FAIL(WP_ERR_BAD_BUNDLE, start);
+            const uint8_t *s = r.base + start + hl1;
+            const uint32_t guess = (top->flags >> FR_CB_GUESS_SHIFT) & 0x7fffu; /* shape id + 1, 0: none */
+            uint32_t id;
+            if (guess && (top->flags & FR_ALL_INTERNED)) {
+                bool miss = false;
+                id = wp_guess_key(tb, guess, ktop - top->kstart, s, n, avail, &miss);
+                if (miss) top->flags &= ~FR_CB_GUESS; /* for the rest of the map */
+            } else {
+                id = wp_key_intern_at(tb, s, n, avail);
+            }
+            if (id != WP_NO_ID) {
+                /* the first key of a definite map: its guess (indefinite maps take none) */
+                if (ktop == top->kstart && as_objects && !(top->flags & FR_INDEF) && top->n <= WP_SHAPE_MAX_KEYS)
+                    top->flags |= wp_guess_first(tb, id, top->n, sp) << FR_CB_GUESS_SHIFT;
+                wp_tape_tagp(&t, WP_T_KEY, id);
+                if (top->flags & FR_ALL_INTERNED) {
+                    if (ktop < kcap && top->count / 2 < WP_SHAPE_MAX_KEYS) kscratch[ktop++] = id;
+                    else top->flags &= ~(uint32_t)FR_ALL_INTERNED;
+                }
+                r.pos = start + hl1 + n;
+                if (top->flags & FR_INDEF) goto item_done;
+                top->count++;
+                top->remaining--;
+                start = r.pos;
+                if (wp_unlikely(!wp_rd_has(&r, 1))) FAIL(WP_ERR_TRUNCATED, top->start);
+                if (wp_unlikely(!wp_tape_room(&t, 6))) FAIL(WP_ERR_TAPE_FULL, start);
+                if (wp_unlikely(bundle_s && start >= bundle_s)) FAIL(WP_ERR_BAD_BUNDLE, start);
+                b = r.base[start];
+                is_key = false;
+            }
+            /* (else the key takes the general way below: a string, the map not all interned) */
+        }
         uint32_t major, hl;
         uint64_t arg;
         bool indef;
@@ -327,7 +374,6 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             if (e != WP_OK) FAIL(e, start);
         }
         uint32_t left = wp_rd_left(&r) - hl;
-        bool is_key = top && (top->flags & FR_MAP) && (top->count & 1u) == 0;
         /* keys: text strings are interned; numbers, booleans, null and undefined can become
          * property names (cbor-x coerces them), so the map can still be an object; any other key
          * (bytes, arrays, maps, tags, simple values) makes it a Map */
@@ -385,31 +431,8 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             if (bundle_s && (uint64_t)r.pos + arg > bundle_s) FAIL(WP_ERR_BAD_BUNDLE, start); /* into the bundle's strings */
             uint32_t n = (uint32_t)arg;
             const uint8_t *s = wp_rd_ptr(&r);
-            if (is_key) {
-                const uint32_t avail = r.len - r.pos;
-                const uint32_t guess = (top->flags >> FR_CB_GUESS_SHIFT) & 0x7fffu; /* shape id + 1, 0: none */
-                uint32_t id = WP_NO_ID;
-                if (guess && (top->flags & FR_ALL_INTERNED)) {
-                    bool miss = false;
-                    id = wp_guess_key(tb, guess, ktop - top->kstart, s, n, avail, &miss);
-                    if (miss) top->flags &= ~FR_CB_GUESS; /* for the rest of the map */
-                } else if (intern) {
-                    id = wp_key_intern_at(tb, s, n, avail);
-                }
-                if (id != WP_NO_ID) {
-                    /* the first key of a definite map: its guess (indefinite maps take none) */
-                    if (ktop == top->kstart && as_objects && !(top->flags & FR_INDEF) && top->n <= WP_SHAPE_MAX_KEYS)
-                        top->flags |= wp_guess_first(tb, id, top->n, sp) << FR_CB_GUESS_SHIFT;
-                    wp_tape_tagp(&t, WP_T_KEY, id);
-                    if (top->flags & FR_ALL_INTERNED) {
-                        if (ktop < kcap && top->count / 2 < WP_SHAPE_MAX_KEYS) kscratch[ktop++] = id;
-                        else top->flags &= ~(uint32_t)FR_ALL_INTERNED;
-                    }
-                    r.pos += n;
-                    goto item_done;
-                }
-                top->flags &= ~(uint32_t)FR_ALL_INTERNED;
-            }
+            /* keys the way above did not intern (longer heads, interning off or failed) */
+            if (is_key) top->flags &= ~(uint32_t)FR_ALL_INTERNED;
             if (!wp_put_string_in(d, &t, s, n, r.len - r.pos)) FAIL(WP_ERR_TAPE_FULL, start);
             r.pos += n;
             goto item_done;

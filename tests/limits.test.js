@@ -64,6 +64,12 @@ describe('CBOR limits', () => {
     expect(d.decode(fromHex('63616263'))).toBe('abc');
     expect(limitAt(() => d.decode(fromHex('6461626364')))).toBe(0);
     expect(limitAt(() => d.decode(fromHex('7f626162626364ff')))).toBe(0);
+    // map keys (short heads and one-byte length heads, definite and indefinite maps)
+    expect(d.decode(fromHex('a1 63616263 01'))).toEqual(new Map([['abc', 1]]));
+    expect(limitAt(() => d.decode(fromHex('a1 6461626364 01')))).toBe(1);
+    expect(limitAt(() => d.decode(fromHex('a1 7804 61626364 01')))).toBe(1);
+    expect(limitAt(() => d.decode(fromHex('bf 6461626364 01 ff')))).toBe(1);
+    expect(limitAt(() => d.decode(fromHex('81 a1 6161 6461626364')))).toBe(4);
     expect(limitAt(() => d.decode(fromHex('43010203')))).toBe(0);
     expect(limitAt(() => d.decode(fromHex('5f4201024103ff')))).toBe(0);
     expect(limitAt(() => d.decode(fromHex('8201 5b 0000000100000000')))).toBe(2);

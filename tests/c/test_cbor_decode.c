@@ -344,6 +344,18 @@ static const acase extra_ok[] = {
       .keys = "a|b" },
     { "9f bf ff bf ff ff", "ARR:ESC #2 MAP:ESC #0 MAP:ESC #0", "ARR:ESC #2 OBJ:ESC #0 OBJ:ESC #0" },
     { "c1 bf 6161 f6 ff", "TAG:1 MAP:ESC #1 KEY:0 NIL", "TAG:1 PAD SHAPED:0 KEY:0 NIL", .keys = "a" },
+    /* text keys with a one-byte length head (78 n) are interned like short ones, in definite and
+     * indefinite maps; longer heads (79..7b) and keys over 64 bytes are strings (the map no shape) */
+    { "a1 7801 61 01", "MAP:1 KEY:0 INT:1", "SHAPED:0 KEY:0 INT:1", .keys = "a" },
+    { "a2 7801 61 01 7800 f6", "MAP:2 KEY:0 INT:1 KEY:1 NIL", "SHAPED:0 KEY:0 INT:1 KEY:1 NIL", .keys = "a|" },
+    { "bf 7801 61 01 ff", "MAP:ESC #1 KEY:0 INT:1", "PAD SHAPED:0 KEY:0 INT:1", .keys = "a" },
+    { "a1 790001 61 01", "MAP:1 STRA:1 INT:1", "OBJ:1 STRA:1 INT:1", .ascii = "a" },
+    { "a2 6161 01 7a00000001 62 02", "MAP:2 KEY:0 INT:1 STRA:1 INT:2", "OBJ:2 KEY:0 INT:1 STRA:1 INT:2", .ascii = "b", .keys = "a" },
+    { "a1 7841 61616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161 61 01",
+      "MAP:1 STRA:65 INT:1", "OBJ:1 STRA:65 INT:1", .ascii = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" },
+    /* a key and its value taken in one step: the value of every kind after it */
+    { "a4 6161 a1 6162 f5 6163 81 f4 6164 c1 00 6165 7f ff", "MAP:4 KEY:0 MAP:1 KEY:1 TRUE KEY:2 ARR:1 FALSE KEY:3 TAG:1 INT:0 KEY:4 STRU:ESC #0",
+      "SHAPED:1 KEY:0 SHAPED:0 KEY:1 TRUE KEY:2 ARR:1 FALSE KEY:3 TAG:1 INT:0 KEY:4 STRU:ESC #0", .keys = "a|b|c|d|e" },
 };
 
 static void check_areas(const acase *c, const wp_decoder *d) {
@@ -622,6 +634,14 @@ static void build_err_cases(void) {
         snprintf(h, sizeof h, "8201f8%02x", v); add_err(h, WP_ERR_BAD_SIMPLE, 2);
         snprintf(h, sizeof h, "a1f8%02x01", v); add_err(h, WP_ERR_BAD_SIMPLE, 1);
     }
+    /* text keys: a head or a value cut off, a break for a value */
+    add_err("a1 78", WP_ERR_TRUNCATED, 1);
+    add_err("a1 7802 61", WP_ERR_TRUNCATED, 1);
+    add_err("a1 7801 61", WP_ERR_TRUNCATED, 0);
+    add_err("82 00 a1 6161", WP_ERR_TRUNCATED, 2);
+    add_err("bf 7801 61", WP_ERR_TRUNCATED, 0);
+    add_err("bf 7801 61 ff", WP_ERR_BREAK, 4);
+    add_err("a1 6161 ff", WP_ERR_BREAK, 3);
     /* breaks */
     add_err("ff00", WP_ERR_BREAK, 0);
     add_err("c1ff", WP_ERR_BREAK, 1);
@@ -773,6 +793,8 @@ static const char *const prefix_items[] = {
     "9f 9f 9f 81 81 a1 c1 01 c2 02 ff ff ff",
     "a2 a1 0102 03 82 fb3ff199999999999a 3a80000000 bf ff",
     "85 dbfffffffffffcffff f6 f8 20 e0 3b8000000000000000 78 18 6162636465666768696a6b6c6d6e6f707172737475767778",
+    /* keys with one-byte length heads, and values after keys, in definite and indefinite maps */
+    "82 a2 7801 61 a1 7803 616263 f6 6162 bf 7802 6364 01 6165 6166 ff a1 6167 9f 6168 ff",
 };
 
 static void test_prefixes(void) {
