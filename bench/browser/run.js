@@ -390,6 +390,8 @@ async function main() {
     log('[browser] wasm compile / instantiate ...');
     const wasm = await page.evaluate((n) => globalThis.bench.measureWasm(n), wasmTrials);
     report.wasm = wasm;
+    log('[browser] fresh memory ...');
+    report.freshMemory = await page.evaluate((sizes) => globalThis.bench.measureFreshMemory(sizes), [64, 1024, 6400, 65536]);
 
     const stat0 = readProcStat();
     const profiler = profileTo ? await context.newCDPSession(page) : null;
@@ -466,6 +468,17 @@ async function main() {
   out(`- ${int(w.wasmBytes)} B module, ${w.trials} trials, each with a unique custom section so V8's compiled-module cache never hits: ` +
     `\`WebAssembly.compile\` ${stat(w.compile)}; \`WebAssembly.instantiate\` ${stat(w.instantiate)}; base64 decode of the inlined bytes ` +
     `(load.browser.js's loop) ${stat(w.base64)}${w.nativeBase64 ? `, with \`Uint8Array.fromBase64\` ${stat(w.nativeBase64)}` : ''}`);
+
+  if (report.freshMemory) {
+    out();
+    out('### fresh memory');
+    out();
+    out('Every encode result is bytes of its own (a Uint8Array; wirepack cuts results of up to 16 KB from 64 KB slabs), where ' +
+      "JSON.stringify's is a string in V8's heap. What this page pays per result for memory it has not used before: a new " +
+      '`Uint8Array(n)` with each 4 KB page written, against the same writes into one buffer used again (median of 9 rounds of ~50 ms):');
+    out();
+    out(report.freshMemory.map((r) => `${int(r.bytes)} B: ${r.freshUs.toFixed(2)} µs fresh, ${r.reusedUs.toFixed(3)} µs reused`).join('; '));
+  }
 
   for (const res of report.inputs) {
     out();
