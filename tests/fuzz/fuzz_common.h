@@ -894,7 +894,8 @@ static inline int fz_err_allowed(int fmt, wp_err e, uint32_t flags) {
     case WP_ERR_UNKNOWN_RECORD:
         return fmt == FZ_MSGPACK && fz_recs_on;
     case WP_ERR_BAD_BUNDLE:
-        return fmt == FZ_MSGPACK && (flags & WP_DEC_BUNDLES);
+        /* MessagePack: with bundles on; CBOR: cbor-x's bundles (tag 0xdff9) are always read */
+        return fmt == FZ_CBOR || (flags & WP_DEC_BUNDLES);
     case WP_ERR_RESERVED_BYTE: case WP_ERR_BAD_TIMESTAMP:
         return fmt == FZ_MSGPACK;
     case WP_ERR_RESERVED_AI: case WP_ERR_BREAK: case WP_ERR_BAD_CHUNK: case WP_ERR_BAD_SIMPLE:
