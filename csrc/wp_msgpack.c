@@ -79,9 +79,14 @@ WP_INLINE uint32_t wp_mp_num_size(const uint8_t *p) { return wp_num_size[p[0]]; 
 WP_INLINE int32_t wp_mp_tiny(uint32_t b) { return b < 0x40u ? (int32_t)b : b >= 0xe0u ? (int32_t)(int8_t)b : WP_NOT_TINY; }
 
 /* wp_run_try for MessagePack: the n elements at r->pos as a NUMRUN or SCALARRUN (nil, false,
- * true), or false. */
-static bool wp_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged, const uint32_t *recs, bool strict) {
-    return wp_run_try(r, t, n, wp_mp_num_size, wp_num_at, wp_mp_run_special, wp_mp_tiny, f32_tagged ? 0xcau : 0u, recs, strict);
+ * true), or false. The elements end before `end`, where an open bundle's strings start (else
+ * they are read item by item, and the one that crosses fails BAD_BUNDLE, as where the flags
+ * make no run). */
+static bool wp_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged, const uint32_t *recs, bool strict, uint32_t end) {
+    wp_reader w = { r->base, r->pos, end < r->len ? end : r->len };
+    if (!wp_run_try(&w, t, n, wp_mp_num_size, wp_num_at, wp_mp_run_special, wp_mp_tiny, f32_tagged ? 0xcau : 0u, recs, strict)) return false;
+    r->pos = w.pos;
+    return true;
 }
 
 /* Timestamp extension payload -> ms since the epoch (floored), or an error. */
@@ -565,7 +570,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             const uint32_t q = r.pos + s0;
             if (q >= r.len || !wp_run_elem_size(r.base + q, wp_mp_num_size, wp_mp_run_special)) goto arr_items;
             if (!wp_tape_room(&t, 2u * n + 4u)) FAIL(WP_ERR_TAPE_FULL, start);
-            if (wp_try_numrun(&r, &t, n, f32_tagged, recs, rec_strict)) goto item_done;
+            if (wp_try_numrun(&r, &t, n, f32_tagged, recs, rec_strict, b_S)) goto item_done;
         }
     arr_items:
         wp_tape_tag_len(&t, WP_T_ARR, n);

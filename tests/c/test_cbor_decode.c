@@ -857,6 +857,37 @@ static void test_prefixes(void) {
     tu_buf_free(&b);
 }
 
+/* ===================================================================== bundles and number runs */
+
+/* The flags that decide whether an array is read as a number run (WP_DEC_TAG_F32 keeps float32
+ * out of runs) must not change what a bundle reads: a bundle's own array is never a run, and a
+ * run inside its value ends before the bundle's strings, as items read one by one do. */
+static void test_bundle_runs(void) {
+    static const struct { const char *hex; wp_err err; uint32_t off; } cases[] = {
+        { "d9dff9 83 00 00 00", WP_ERR_BAD_BUNDLE, 4 },               /* offset 0: before its own end */
+        { "d9dff9 83 01 00 fa7f800000", WP_ERR_BAD_BUNDLE, 5 },       /* (a fuzz finding, reduced) */
+        { "d9dff9 82 04 83 01 19 6060 02", WP_ERR_BAD_BUNDLE, 10 },    /* the run would cross the strings */
+        { "d9dff9 82 05 83 01 02 03 60 60", WP_OK, 0 },                /* a run before them */
+        { "d9dff9 82 05 83 01 02 fa3fc00000 60 60", WP_ERR_BAD_BUNDLE, 9 },
+    };
+    static const uint32_t flag_sets[] = { 0, O, WP_DEC_TAG_F32, O | WP_DEC_TAG_F32, WP_DEC_NO_INTERN | WP_DEC_TAG_F32 };
+    tu_buf b = { 0 };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (size_t k = 0; k < sizeof flag_sets / sizeof flag_sets[0]; k++) {
+            tu_case("bundle '%s' flags %u -> %s@%u", cases[i].hex, flag_sets[k], wp_err_name(cases[i].err), cases[i].off);
+            b.len = 0;
+            tu_buf_hex(&b, cases[i].hex);
+            wp_tables_reset(&T);
+            tu_dec x;
+            CHECK_ERR(tu_cbor_decode(&x, &T, b.p, b.len, flag_sets[k]), cases[i].err);
+            if (cases[i].err != WP_OK) CHECK_EQ_U(x.d.err.offset, cases[i].off);
+            tu_dec_free(&x);
+            tu_end();
+        }
+    }
+    tu_buf_free(&b);
+}
+
 /* ===================================================================== depth */
 
 static void test_depth(void) {
@@ -1139,6 +1170,7 @@ int main(void) {
     test_flag_cases();
     test_sizes();
     test_errors();
+    test_bundle_runs();
     test_prefixes();
     test_depth();
     test_multiple();

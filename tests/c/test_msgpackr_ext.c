@@ -134,6 +134,25 @@ static void test_bundles(void) {
     CHECK(x.d.end == x.d.len, "end %u", x.d.end);
     tu_dec_free(&x);
     tu_end();
+    /* a number run in a bundle's value ends before the bundle's strings (at byte 9), as items read
+     * one by one do: [1, 0xa0a0 (whose bytes are the strings), 1.5f] fails at the float after them
+     * whether float32 may be in a run or not (WP_DEC_TAG_F32) */
+    static const char *const crossing[] = { "d66200000007 93 01 cda0a0 ca3fc00000", "d66200000007 93 01 cda0a0 02" };
+    for (int i = 0; i < 2; i++) {
+        for (int f32 = 0; f32 < 2; f32++) {
+            tu_case("a run that would cross a bundle's strings: %s, f32 %d", crossing[i], f32);
+            CHECK_ERR(dec(&x, crossing[i], f32 ? WP_DEC_TAG_F32 : 0), WP_ERR_BAD_BUNDLE);
+            CHECK_EQ_U(x.d.err.offset, 11);
+            tu_dec_free(&x);
+            tu_end();
+        }
+    }
+    tu_case("a run before a bundle's strings");
+    CHECK_ERR(dec(&x, "d66200000008 93 01 02 03 a0 a0", 0), WP_OK);
+    n = tags(&x, tg, 32); /* (tags() does not skip a run's numbers: only the first four count) */
+    CHECK(n >= 4 && tg[0] == WP_T_BUNDLE && tg[3] == WP_T_NUMRUN, "tags (n=%u): %u %u %u %u", n, tg[0], tg[1], tg[2], tg[3]);
+    tu_dec_free(&x);
+    tu_end();
 }
 
 static void test_prefix(void) {
