@@ -254,6 +254,34 @@ describe('records built by a generated function', () => {
     expect(cborx.decode(bytes)).toHaveLength(rows.length);
   });
 
+  test('an id defined again with other keys, in the next call or the same one, builds objects of the new keys (codegen on and off)', () => {
+    const def = (keys) => `d9dfff85 19e000 83${keys.map((k) => `61${k.charCodeAt(0).toString(16)}`).join('')} 010203`;
+    const refs = 'd9e000 83 040506 d9e000 83 070809 d9e000 83 0a0b0c d9e000 83 0d0e0f';
+    const msg = (keys) => fromHex(`85 ${def(keys)} ${refs}`);
+    const want = (keys) => [1, 4, 7, 10, 13].map((v) => Object.fromEntries(keys.map((k, i) => [k, v + i])));
+    for (const d of [new Decoder(), new Decoder({ codegen: false })]) {
+      for (const keys of [['a', 'b', 'c'], ['x', 'y', 'z'], ['a', 'b', 'c'], ['a', 'b', 'd'], ['a', 'b', 'c']]) {
+        for (let call = 0; call < 3; call++) expect(d.decode(msg(keys))).toEqual(want(keys));
+      }
+      // defined again inside one call
+      const both = fromHex(`86 ${def(['a', 'b', 'c'])} d9e000 83 040506 ${def(['x', 'y', 'z'])} d9e000 83 040506 d9e000 83 070809 d9e000 83 0a0b0c`);
+      for (let call = 0; call < 3; call++) {
+        expect(d.decode(both)).toEqual([{ a: 1, b: 2, c: 3 }, { a: 4, b: 5, c: 6 }, { x: 1, y: 2, z: 3 }, { x: 4, y: 5, z: 6 }, { x: 7, y: 8, z: 9 }, { x: 10, y: 11, z: 12 }]);
+      }
+    }
+  });
+
+  test('shared structures changed between calls (a new key array, or the same one edited) are what the next call reads', () => {
+    const structures = [['a', 'b', 'c']];
+    const d = new Decoder({ structures });
+    const refs = fromHex('84 d9e000 83 010203 d9e000 83 040506 d9e000 83 070809 d9e000 83 0a0b0c');
+    for (let call = 0; call < 3; call++) expect(d.decode(refs)[3]).toEqual({ a: 10, b: 11, c: 12 });
+    structures[0] = ['p', 'q', 'r'];
+    for (let call = 0; call < 3; call++) expect(d.decode(refs)[3]).toEqual({ p: 10, q: 11, r: 12 });
+    structures[0][2] = 's';
+    for (let call = 0; call < 3; call++) expect(d.decode(refs)[3]).toEqual({ p: 10, q: 11, s: 12 });
+  });
+
   // (the rules as in 'fewer values than keys ...' above, which checks them against cbor-x; with
   // three keys cbor-x 1.6.9 throws "end of buffer not reached" on these bytes)
   test('more or fewer values than keys, and non-string keys, keep the eval-free rules', () => {
