@@ -297,6 +297,9 @@ typedef struct fz_walk {
     uint32_t nf32;            /* F32 entries seen */
     int over;                 /* an item above fz_limits */
     int over_unsure;          /* an item that may be above them (STRU: bytes unknown; DATE) */
+    uint32_t nolim;           /* CBOR: sp + 1 of the bundle marker the walk is in (0: none); the
+                               * marker's [s0, s1, offset] are the bundle's, not values: no limits */
+    int cb_bundle;            /* CBOR: a bundle marker was met in this top-level value */
     /* MessagePack records: the table as the walk has it (fz_recs_init plus this call's
      * definitions); bundled strings: units in each bundle string and how many were taken */
     uint32_t *recs;
@@ -373,6 +376,7 @@ static inline uint32_t fz_len(fz_walk *x, uint32_t word) {
 
 /* Record an item of length n against limit k. */
 static inline void fz_lim(fz_walk *x, int k, uint32_t n) {
+    if (x->nolim) return;
     if (fz_limits[k] && n > fz_limits[k]) x->over = 1;
 }
 
@@ -396,6 +400,8 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
     x->skip = 0;
     x->nf32 = 0;
     x->over = x->over_unsure = 0;
+    x->nolim = 0;
+    x->cb_bundle = 0;
     x->bundle_on = 0;
     x->bu1 = x->bu2 = x->bp1 = x->bp2 = 0;
     x->recs = 0;
@@ -714,6 +720,14 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             /* tags from 2^64 - 3 * 2^16 up are the decoder's own markers around cbor-x record
              * definitions, packed tables and bundles: a rebuild cannot express them */
             if (tv >= 0xfffffffffffd0000ull) x->skip = 1;
+            if (tv == 0xfffffffffffd0000ull) x->cb_bundle = 1;
+            /* in a bundle, tags 14 and 15 over an unsigned integer are strings of that many units */
+            if (x->cb_bundle && (tv == 14 || tv == 15) && x->i < x->limit) {
+                uint32_t nw = w[x->i], nt = nw & 0xffu;
+                if (nt == WP_T_INT && !(nw & 0x80000000u)) fz_lim(x, FZ_LIM_STR, nw >> 8);
+                else if (nt == WP_T_U32 && x->i + 1 < x->limit) fz_lim(x, FZ_LIM_STR, w[x->i + 1]);
+                else if (nt == WP_T_U64 && x->i + 2 < x->limit) fz_lim(x, FZ_LIM_STR, w[x->i + 2] ? UINT32_MAX : w[x->i + 1]);
+            }
             if (et) {
                 if (tv < WP_LEN_ESCAPE) fz_et_tag(et, WP_E_TAG, (uint32_t)tv);
                 else { fz_et_tag(et, WP_E_TAG, WP_LEN_ESCAPE); fz_et_word(et, (uint32_t)tv); fz_et_word(et, (uint32_t)(tv >> 32)); }
@@ -723,6 +737,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             /* sid 51: a packed item (cbor-x's tag 51), in which packed references may be keys */
             fz_wframe f = { 1, WP_T_TAG, tv == 51 ? 51u : 0u, 0, 1, 0, 0 };
             fr[sp++] = f;
+            if (tv == 0xfffffffffffd0000ull && !x->nolim) x->nolim = (uint32_t)sp;
             dsp++;
             container = 1;
             break;
@@ -869,11 +884,13 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             if (f->kind == WP_T_SHAPED) FZ_CHECK(f->k == fz_tables.shape_len[f->sid]);
             FZ_CHECK(f->kind != WP_T_RECDEF, "record definition of slot %u ends without its REC entry", f->sid);
             if (fz_counts(f->kind)) dsp--;
+            if (x->nolim == sp) x->nolim = 0;
             sp--;
         }
         if (sp == 0) {
             v++;
             x->bundle_on = 0;
+            x->cb_bundle = 0;
         }
     }
     FZ_CHECK(x->depth <= max_depth, "nesting %u deeper than max_depth %u", x->depth, max_depth);
