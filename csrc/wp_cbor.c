@@ -498,6 +498,15 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
              * a packed table, a bundle) and its own meaning would be lost */
             if (wp_unlikely((arg >> 32) == WP_CBOR_MARK_REC_HI && (uint32_t)arg >= WP_CBOR_MARK_BUNDLE_LO)) FAIL(WP_ERR_RESERVED_TAG, start);
             if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
+            if (wp_unlikely((arg == 14 || arg == 15) && bundle_end && d->max_str)) {
+                /* a string of a cbor-x bundle: its length (UTF-16 units, the unsigned integer
+                 * after the tag) is a string's length like any other, under maxStrLength */
+                wp_reader q = { r.base, start + hl, r.len };
+                uint32_t qm, qh;
+                uint64_t qa;
+                bool qi;
+                if (wp_rd_has(&q, 1) && wp_cbor_head(&q, &qm, &qa, &qh, &qi) == WP_OK && qm == 0 && !qi && qa > d->max_str) FAIL(WP_ERR_LIMIT, start);
+            }
             if (arg < WP_LEN_ESCAPE) wp_tape_tagp(&t, WP_T_TAG, (uint32_t)arg);
             else { wp_tape_tagp(&t, WP_T_TAG, WP_LEN_ESCAPE); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, (uint32_t)(arg >> 32)); }
             r.pos = start + hl;

@@ -70,6 +70,17 @@ describe('CBOR limits', () => {
     expect(limitAt(() => d.decode(fromHex('a1 7804 61626364 01')))).toBe(1);
     expect(limitAt(() => d.decode(fromHex('bf 6461626364 01 ff')))).toBe(1);
     expect(limitAt(() => d.decode(fromHex('81 a1 6161 6461626364')))).toBe(4);
+  });
+  test("a cbor-x bundle's strings (tags 14 and 15 over their length) are strings under maxStrLength", () => {
+    // cbor-x new Encoder({ bundleStrings: true }).encode({ s: 'hello world this is long', t: 'x' })
+    const bundled = fromHex('d9dfff8419e0008261736174d9dff9821a0000000acf1818617860781868656c6c6f20776f726c642074686973206973206c6f6e67');
+    const want = { s: 'hello world this is long', t: 'x' };
+    expect(new Decoder({ maxStrLength: 24 }).decode(bundled)).toEqual(want);
+    expect(limitAt(() => new Decoder({ maxStrLength: 23 }).decode(bundled))).toBe(21);
+    // outside a bundle, tag 14 is a tag like any other
+    const tag = new Decoder({ maxStrLength: 5 }).decode(fromHex('ce 1864'));
+    expect(tag.tag).toBe(14);
+    expect(tag.value).toBe(100);
     expect(limitAt(() => d.decode(fromHex('43010203')))).toBe(0);
     expect(limitAt(() => d.decode(fromHex('5f4201024103ff')))).toBe(0);
     expect(limitAt(() => d.decode(fromHex('8201 5b 0000000100000000')))).toBe(2);
