@@ -244,4 +244,30 @@ const rawTapes = {
 };
 Object.entries(rawTapes).forEach(([name, b], i) => write('fuzz_cbor_encode_det', `raw-${name}`, 0x80 | (i & 0x7f), b));
 
+// ------------------------------------------------------------------ cbor-x's extension modes
+// records (tag 0xdfff definitions, 0xe000+ references), bundled strings (tag 0xdff9), packed CBOR
+// (tag 51), and shared structures over a sequence: the decoder reads them with marker tags, and
+// before these seeds the fuzzer took many sessions to reach them. Decode target only (a rebuild
+// cannot express the markers). (Last, so that the seeds above keep their names.)
+const cbxModes = {
+  rec: { useRecords: true },
+  bundle: { useRecords: false, bundleStrings: true },
+  recbundle: { useRecords: true, bundleStrings: true },
+  packed: { useRecords: false, pack: true },
+};
+const cbxDocs = {
+  sameShape: extras.sameShape,
+  mixed: extras.mixed,
+  keys: extras.keys,
+  strings: { a: 'x'.repeat(40), b: ['hello', 'hello', 'wörld', 'wörld', '😀😀'], c: { hello: 'hello', d: 'wörld' } },
+  medium: JSON.parse(readFileSync(join(ROOT, 'bench', 'fixtures', 'sample-medium.json'), 'utf8')),
+};
+for (const [mode, opts] of Object.entries(cbxModes)) {
+  for (const [name, doc] of Object.entries(cbxDocs)) cb(`cbx-${mode}-${name}`, new Encoder(opts).encode(doc), { rt: false });
+}
+{
+  const shared = new Encoder({ structures: [] });
+  cb('cbx-shared-seq', Buffer.concat([shared.encode(extras.sameShape), shared.encode(extras.sameShape), shared.encode(cbxDocs.medium)]), { multiple: true, rt: false });
+}
+
 console.log(`make-corpus: ${files} files, ${bytes} bytes in ${OUT}`);
