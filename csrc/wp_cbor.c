@@ -92,14 +92,10 @@ WP_INLINE uint32_t wp_cbor_run_special(uint32_t b) {
 WP_INLINE int32_t wp_cbor_tiny(uint32_t b) { return b < 0x18u ? (int32_t)b : b - 0x20u < 0x18u ? -1 - (int32_t)(b - 0x20u) : WP_NOT_TINY; }
 
 /* If the n items at r->pos are all numbers, false, true, null or undefined (and complete before
- * `end`), write a NUMRUN (numbers only) or a SCALARRUN and advance. `end` is where an open
- * bundle's strings start: items end before them, and a run that would not is read item by item
- * (the item that crosses fails BAD_BUNDLE, as it does where the flags make no run). */
+ * `end`, where an open bundle's strings start), write a NUMRUN (numbers only) or a SCALARRUN
+ * and advance. */
 static bool wp_cbor_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged, uint32_t end) {
-    wp_reader w = { r->base, r->pos, end < r->len ? end : r->len };
-    if (!wp_run_try(&w, t, n, wp_cbor_num_size, wp_cbor_num_at, wp_cbor_run_special, wp_cbor_tiny, f32_tagged ? 0xfau : 0u, 0, false)) return false;
-    r->pos = w.pos;
-    return true;
+    return wp_run_try(r, t, n, wp_cbor_num_size, wp_cbor_num_at, wp_cbor_run_special, wp_cbor_tiny, f32_tagged ? 0xfau : 0u, 0, false, end);
 }
 
 /* Indefinite string at r->pos (after its 0x5f/0x7f head): chunks of the same major type until
@@ -464,7 +460,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 const uint32_t q = r.pos + s0;
                 if (q < r.len && wp_run_elem_size(r.base + q, wp_cbor_num_size, wp_cbor_run_special)) {
                     if (!wp_tape_room(&t, 2u * n + 4u)) FAIL(WP_ERR_TAPE_FULL, start);
-                    if (wp_cbor_try_numrun(&r, &t, n, f32_tagged, bundle_s ? bundle_s : r.len)) goto item_done;
+                    if (wp_cbor_try_numrun(&r, &t, n, f32_tagged, bundle_s ? bundle_s : UINT32_MAX)) goto item_done;
                 }
             }
             wp_frame *f = &fr[sp++];

@@ -359,17 +359,19 @@ WP_INLINE bool wp_run_reject(uint32_t b, uint32_t f32, const uint32_t *recs, boo
  * integers 1.39-1.65x, numbers.json 1.13-1.29x (both formats, both module orders), floats and
  * the fixtures within ±3%; with that check in the one loop, arrays of floats were 18-23% slower
  * (MessagePack), and a loop for a tiny prefix only cost CBOR floats 8-10%. (+1.1 KB of wasm.)
- * size, num, special and tiny are the format's own readers, always
- * inline and constant here, so they stay inlined in its loops (a number reader called out of line
- * made float-heavy decoding 20% slower). */
+ * The elements end before `end` (where an open bundle's strings start; at or past r->len: none):
+ * a run that would not is given up, and read item by item the item that crosses fails
+ * BAD_BUNDLE, as it does where the flags make no run. size, num, special and tiny are the
+ * format's own readers, always inline and constant here, so they stay inlined in its loops (a
+ * number reader called out of line made float-heavy decoding 20% slower). */
 WP_INLINE bool wp_run_try(wp_reader *r, wp_tape *t, uint32_t n, uint32_t (*size)(const uint8_t *),
                           double (*num)(const uint8_t *), uint32_t (*special)(uint32_t),
-                          int32_t (*tiny)(uint32_t), uint32_t f32, const uint32_t *recs, bool strict) {
+                          int32_t (*tiny)(uint32_t), uint32_t f32, const uint32_t *recs, bool strict, uint32_t end) {
     const uint32_t hdr = t->len, hw = n < WP_LEN_ESCAPE ? 1u : 2u;
     const uint32_t at = wp_tape_align2(hdr + hw);
     double *f = (double *)(void *)&t->w[at];
     const uint8_t *const base = r->base;
-    const uint32_t len = r->len;
+    const uint32_t len = end < r->len ? end : r->len;
     uint32_t p = r->pos, i = 0, specials = 0;
     /* the element at q by the format's readers: its number into f[i], p past it; a non-number
      * ends the loop (break), a rejected or cut one gives the run up. (A macro: the two loops must

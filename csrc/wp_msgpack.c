@@ -78,15 +78,10 @@ WP_INLINE uint32_t wp_mp_num_size(const uint8_t *p) { return wp_num_size[p[0]]; 
  * WP_NOT_TINY (0x40-0x7f may name a record: wp_run_reject decides those). */
 WP_INLINE int32_t wp_mp_tiny(uint32_t b) { return b < 0x40u ? (int32_t)b : b >= 0xe0u ? (int32_t)(int8_t)b : WP_NOT_TINY; }
 
-/* wp_run_try for MessagePack: the n elements at r->pos as a NUMRUN or SCALARRUN (nil, false,
- * true), or false. The elements end before `end`, where an open bundle's strings start (else
- * they are read item by item, and the one that crosses fails BAD_BUNDLE, as where the flags
- * make no run). */
+/* wp_run_try for MessagePack: the n elements at r->pos, ending before `end` (an open bundle's
+ * strings), as a NUMRUN or SCALARRUN (nil, false, true), or false. */
 static bool wp_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged, const uint32_t *recs, bool strict, uint32_t end) {
-    wp_reader w = { r->base, r->pos, end < r->len ? end : r->len };
-    if (!wp_run_try(&w, t, n, wp_mp_num_size, wp_num_at, wp_mp_run_special, wp_mp_tiny, f32_tagged ? 0xcau : 0u, recs, strict)) return false;
-    r->pos = w.pos;
-    return true;
+    return wp_run_try(r, t, n, wp_mp_num_size, wp_num_at, wp_mp_run_special, wp_mp_tiny, f32_tagged ? 0xcau : 0u, recs, strict, end);
 }
 
 /* Timestamp extension payload -> ms since the epoch (floored), or an error. */
