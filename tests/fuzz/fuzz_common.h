@@ -723,7 +723,10 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             /* tags from 2^64 - 3 * 2^16 up are the decoder's own markers around cbor-x record
              * definitions, packed tables and bundles: a rebuild cannot express them */
             if (tv >= 0xfffffffffffd0000ull) x->skip = 1;
-            if (tv == 0xfffffffffffd0000ull) x->cb_bundle = 1;
+            /* the bundle marker: a bundle is open for the rest of this value (cb_bundle), and
+             * its [s0, s1, offset] are not values (nolim, set below with its frame) */
+            const int bundle_marker = tv == 0xfffffffffffd0000ull;
+            if (bundle_marker) x->cb_bundle = 1;
             /* in a bundle, tags 14 and 15 over an unsigned integer are strings of that many units */
             if (x->cb_bundle && (tv == 14 || tv == 15) && x->i < x->limit) {
                 uint32_t nw = w[x->i], nt = nw & 0xffu;
@@ -740,7 +743,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             /* sid 51: a packed item (cbor-x's tag 51), in which packed references may be keys */
             fz_wframe f = { 1, WP_T_TAG, tv == 51 ? 51u : 0u, 0, 1, 0, 0 };
             fr[sp++] = f;
-            if (tv == 0xfffffffffffd0000ull && !x->nolim) x->nolim = (uint32_t)sp;
+            if (bundle_marker && !x->nolim) x->nolim = (uint32_t)sp;
             dsp++;
             container = 1;
             break;
