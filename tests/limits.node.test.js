@@ -1,7 +1,49 @@
 // Node: wasm memory comes back to a small working set after a very large message.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { expect, test } from 'vitest';
-import { pack, unpack } from 'wirepack';
+import { Packr, pack, unpack } from 'wirepack';
+import { encode, decode } from 'wirepack/cbor';
 import { runtime, RELEASE_MEMORY_BYTES } from '../js/src/runtime.js';
+
+setFlagsFromString('--expose-gc');
+const gc = /** @type {() => void} */ (runInNewContext('gc'));
+
+/** Resident memory after full collections (weak references and freed memory settle between tasks). */
+async function settledRss() {
+  for (let i = 0; i < 3; i++) {
+    await new Promise((r) => setTimeout(r, 0));
+    gc();
+  }
+  return process.memoryUsage().rss;
+}
+
+// Each call that grows memory past RELEASE_MEMORY_BYTES replaces the instance; nothing may keep
+// the old memory alive afterwards. A Packr's tape kept views of it until the Packr's next call:
+// encoding a value of RELEASE_MEMORY_BYTES then kept about twice that resident.
+const packr = new Packr({ structures: [] });
+for (const [name, enc, dec, tapeOf] of /** @type {const} */ ([
+  ['MessagePack, the default Packr', pack, unpack, null],
+  ['MessagePack, a Packr of its own', (/** @type {any} */ v) => packr.pack(v), (/** @type {Uint8Array} */ b) => packr.unpack(b), () => /** @type {any} */ (packr).tape],
+  ['CBOR', encode, decode, null],
+])) {
+  test(`${name}: the memory a large message grew is not kept after the call`, async () => {
+    const size = RELEASE_MEMORY_BYTES;
+    const start = await settledRss();
+    let bytes = enc({ big: new Uint8Array(size).fill(3), s: 'x'.repeat(100) });
+    expect(runtime().memory.buffer.byteLength).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
+    if (tapeOf) {
+      const tape = tapeOf();
+      expect([tape.rt, tape.u8.length, tape.u32.length, tape.f64.length, tape.nb]).toEqual([null, 0, 0, 0, null]);
+    }
+    // what is left: the result (size) and a working set; the old memory held the tape (size) and its output (size)
+    expect(await settledRss() - start).toBeLessThan(size * 1.5);
+    expect(dec(bytes).big.length).toBe(size); // (a view of bytes)
+    expect(dec(enc([1, 'a']))).toEqual([1, 'a']);
+    bytes = new Uint8Array(0);
+    expect(await settledRss() - start).toBeLessThan(size * 0.5);
+  });
+}
 
 test('memory grown by a large message is released after the call', () => {
   const big = new Uint8Array(40 * 1024 * 1024).fill(1);
