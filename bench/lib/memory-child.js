@@ -9,7 +9,9 @@
 //   3. decode <iterations> times, keeping only the last result alive, sampling memoryUsage()
 //      (rss, arrayBuffers, heapUsed) after each decode;
 //   4. peak RSS = max(VmHWM from /proc/self/status, sampled rss); for wirepack, the size of its wasm
-//      memory at the end. One JSON line on stdout.
+//      memory at the end;
+//   5. RSS once settled (three rounds of a macrotask then a full GC) with the last result kept,
+//      and again after dropping it: what decoding retains beyond its result. One JSON line on stdout.
 import fs from 'node:fs';
 import { ALL_CONTENDERS } from './contenders.js';
 
@@ -24,6 +26,33 @@ function readHwm() {
   } catch {
     return null;
   }
+}
+
+/**
+ * Resident bytes of wasm memories (Linux): V8 reserves 8 GiB or more of address space per memory
+ * (guard regions) and makes its accessible part read-write, so a memory is a read-write mapping
+ * followed at once by an inaccessible one, the two 4 GiB or more together. Null without smaps.
+ */
+function wasmResident() {
+  let text;
+  try {
+    text = fs.readFileSync('/proc/self/smaps', 'utf8');
+  } catch {
+    return null;
+  }
+  /** @type {{start: bigint, end: bigint, perms: string, rss: number}[]} */
+  const maps = [];
+  for (const line of text.split('\n')) {
+    const m = /^([0-9a-f]+)-([0-9a-f]+) (\S+)/.exec(line);
+    if (m) maps.push({ start: BigInt('0x' + m[1]), end: BigInt('0x' + m[2]), perms: m[3], rss: 0 });
+    else if (line.startsWith('Rss:') && maps.length) maps[maps.length - 1].rss = Number(line.split(/\s+/)[1]) * 1024;
+  }
+  let total = 0;
+  for (let i = 0; i + 1 < maps.length; i++) {
+    const a = maps[i], b = maps[i + 1];
+    if (a.perms.startsWith('rw') && b.perms.startsWith('---') && a.end === b.start && b.end - a.start >= 4n << 30n) total += a.rss;
+  }
+  return total;
 }
 
 function resetHwm() {
@@ -68,8 +97,22 @@ async function main() {
     const { runtime } = await import('../../js/src/runtime.js');
     wasmMemory = runtime().memory.buffer.byteLength;
   }
+  const settledRss = async () => {
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setTimeout(r, 0));
+      globalThis.gc();
+    }
+    return process.memoryUsage().rss;
+  };
+  const kept = keep !== null && typeof keep === 'object';
+  const keptRss = await settledRss();
+  keep = null;
+  const droppedRss = await settledRss();
   print({
     iterations,
+    keptRss,
+    droppedRss,
+    wasmResident: c.id.startsWith('wirepack') ? wasmResident() : null,
     decodeMsMedian: times[times.length >> 1],
     before: { rss: before.rss, arrayBuffers: before.arrayBuffers, heapUsed: before.heapUsed },
     peakRss,
@@ -77,7 +120,7 @@ async function main() {
     peakArrayBuffers,
     peakHeapUsed,
     wasmMemory,
-    kept: keep !== null && typeof keep === 'object',
+    kept,
   });
 }
 

@@ -59,9 +59,12 @@ export default {
         'takes a baseline, resets the kernel\'s peak-RSS mark (`/proc/self/clear_refs`), and decodes N times keeping the ' +
         'last result. "peak RSS" is the kernel\'s high-water mark (VmHWM) since the baseline, so it includes the peak ' +
         'inside a decode call; arrayBuffers and heapUsed are sampled after every decode. "wasm memory" is ' +
-        '`runtime().memory.buffer.byteLength` at the end of the child (wasm memory never shrinks in place: wirepack replaces its instance after a call that grew it past 64 MiB; it counts in RSS, not ' +
+        '`runtime().memory.buffer.byteLength` at the end of the child (wasm memory never shrinks in place: wirepack replaces its instance once calls have written past 64 MiB of it; it counts in RSS, not ' +
         'in arrayBuffers). The child is cold: the first decode includes any lazy compilation (V8 tiering up wasm and JS). ' +
-        'MiB throughout.',
+        '"kept" and "dropped" are the RSS over the baseline once settled (three rounds of a macrotask and a full GC) with ' +
+        'the last result kept, then after dropping it: "dropped" is what decoding retains beyond its result (wasm memory ' +
+        'in use, and the heap pages V8 keeps after a collection, which every library pays). "wasm resident" is the part ' +
+        'of wirepack\'s wasm memory the kernel holds at the end (from /proc/self/smaps). MiB throughout.',
     );
     out();
     for (const c of contenders) out(contenderLine(c));
@@ -123,6 +126,8 @@ export default {
         }
         Object.assign(row, JSON.parse(line));
         row.peakDelta = row.peakRss - row.before.rss;
+        row.keptDelta = row.keptRss - row.before.rss;
+        row.droppedDelta = row.droppedRss - row.before.rss;
       }
       for (const r of rows) if (r.failed) result.failures.push({ suite: 'memory', input: inp.name, id: r.id, reason: r.failed });
       result.inputs.push({ input: inp.name, jsonBytes, iterations: inp.iterations, rows });
@@ -141,10 +146,13 @@ export default {
         'arrayBuffers peak',
         'heapUsed peak',
         'wasm memory',
+        'kept',
+        'dropped',
+        'wasm resident',
       ];
       const body = rows.map((r) =>
         r.failed
-          ? [r.id, r.format, r.size != null ? r.size.toLocaleString('en-US') : '', 'FAILED', '', '', '', '', '', '', '']
+          ? [r.id, r.format, r.size != null ? r.size.toLocaleString('en-US') : '', 'FAILED', '', '', '', '', '', '', '', '', '', '']
           : [
               r.id,
               r.format,
@@ -157,6 +165,9 @@ export default {
               mb(r.peakArrayBuffers),
               mb(r.peakHeapUsed),
               r.wasmMemory != null ? mb(r.wasmMemory) : '',
+              mb(r.keptDelta),
+              mb(r.droppedDelta),
+              r.wasmResident != null ? mb(r.wasmResident) : '',
             ],
       );
       out(table(header, body, header.map((_, i) => (i < 2 ? 'l' : 'r'))));
@@ -166,6 +177,7 @@ export default {
         const peers = rows.filter((r) => r.id !== subject && !r.failed && (r.format === format || r.format === 'JSON'));
         if (!s || s.failed || !peers.length) continue;
         const best = peers.reduce((a, b) => (b.peakRss < a.peakRss ? b : a));
+        const leastKept = peers.reduce((a, b) => (b.droppedDelta < a.droppedDelta ? b : a));
         const entry = {
           input: inp.name,
           subject,
@@ -173,11 +185,17 @@ export default {
           peakRss: s.peakRss,
           wasmMemory: s.wasmMemory,
           best: { id: best.id, peakDelta: best.peakDelta, peakRss: best.peakRss },
+          droppedDelta: s.droppedDelta,
+          wasmResident: s.wasmResident,
+          inputBytes: s.size,
+          leastRetained: { id: leastKept.id, droppedDelta: leastKept.droppedDelta },
         };
         result.memoryHeadline.push(entry);
         out(
           `- ${subject}: peak RSS ${mb(s.peakRss)} MiB, ${mb(s.peakDelta)} over its baseline (wasm memory ${mb(s.wasmMemory)}); ` +
-            `lowest peak among ${format} peers and JSON: ${best.id}, ${mb(best.peakRss)} (${mb(best.peakDelta)} over its baseline)`,
+            `lowest peak among ${format} peers and JSON: ${best.id}, ${mb(best.peakRss)} (${mb(best.peakDelta)} over its baseline); ` +
+            `retained after the result is dropped: ${mb(s.droppedDelta)}, least among those peers: ${leastKept.id}, ${mb(leastKept.droppedDelta)}; ` +
+            `of it wasm memory ${mb(s.wasmResident)} (${s.wasmResident != null ? (s.wasmResident / s.size).toFixed(1) : 'n/a'}x its ${mb(s.size)} MiB input)`,
         );
       }
       for (const r of rows) if (r.failed) out(`- FAILED ${r.id}: ${r.failed}`);
