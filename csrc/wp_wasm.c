@@ -42,6 +42,19 @@ WP_INLINE bool wp_arena_reach(uint64_t end) {
 
 WP_EXPORT("wpw_result") uint32_t *wpw_result(void) { return g_res; }
 
+/* The highest address any call has written so far (or may have: an error counts all it had room
+ * for). Linear memory never shrinks and a page once written stays resident, so this bounds the
+ * memory the instance keeps, where the memory's size only bounds what calls reserved: a decode
+ * reserves about 13 bytes per input byte (CBOR 17) and writes 2-3. The host replaces the
+ * instance when this passes its limit, not when the reservations do. */
+static uint64_t g_touched;
+WP_INLINE void wp_touch(uint64_t end) {
+    if (end > g_touched) g_touched = end;
+}
+WP_EXPORT("wpw_touched") uint32_t wpw_touched(void) {
+    return g_touched > 0xFFFFFFFFull ? 0xFFFFFFFFu : (uint32_t)g_touched;
+}
+
 WP_EXPORT("wpw_layout") uint32_t *wpw_layout(void) {
     g_layout[0] = (uint32_t)(uintptr_t)g_tables.key_off;
     g_layout[1] = (uint32_t)(uintptr_t)g_tables.key_len;
@@ -85,6 +98,7 @@ WP_EXPORT("wpw_tables_fill") uint32_t wpw_tables_fill(void) { return wp_tables_f
 WP_EXPORT("wpw_reserve") uint32_t wpw_reserve(uint32_t bytes) {
     uint64_t base = wp_arena_base();
     if (!wp_arena_reach(base + (uint64_t)bytes)) return 0;
+    wp_touch(base + (uint64_t)bytes); /* the host writes there */
     return (uint32_t)base;
 }
 
@@ -95,7 +109,8 @@ WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
 }
 
 /* Decode the len input bytes at the arena base (wpw_decode: MessagePack, wpw_cbor_decode: CBOR). Lays out the rest of the arena after them:
- *   [input len] [tape 2*len+8 words] [ascii len] [utf16 len units] [stack]
+ *   [input len] [stack] [value ends] [ascii len] [utf16 len units] [tape 2*len+8 words (CBOR 3*len+8)]
+ * The tape comes last so that everything a call touches lies below its end (wpw_touched).
  * Tables fuller than `reset_fill` (1/1024ths) are emptied first; the generation in the results
  * changes when that happens, so the host drops its mirror too.
  * Results: wpw_result()
@@ -111,15 +126,16 @@ WP_INLINE bool wp_decode_begin(bool cbor, uint32_t len, uint32_t flags, uint32_t
     if (wp_tables_fill() > reset_fill) wpw_tables_reset();
     g_res[15] = g_generation;
     uint64_t in = wp_arena_base();
-    uint64_t tape = wp_align(in + len, 8);
-    uint64_t tape_words = cbor ? wp_cb_tape_words(len) : wp_mp_tape_words(len);
-    uint64_t ascii = tape + tape_words * 4u;
-    uint64_t utf16 = wp_align(ascii + len, 2);
-    uint64_t stack = wp_align(utf16 + 2ull * len, 8);
+    wp_touch(in + len); /* the host copied the input there */
+    uint64_t stack = wp_align(in + len, 8);
     uint64_t stack_words = wp_stack_words(max_depth, len);
     uint64_t ends = stack + stack_words * 4u;
     uint64_t ends_words = (flags & WP_DEC_MULTIPLE) ? (uint64_t)len + 1u : 0u;
-    uint64_t end = ends + ends_words * 4u;
+    uint64_t ascii = ends + ends_words * 4u;
+    uint64_t utf16 = wp_align(ascii + len, 8);
+    uint64_t tape = wp_align(utf16 + 2ull * len, 8);
+    uint64_t tape_words = cbor ? wp_cb_tape_words(len) : wp_mp_tape_words(len);
+    uint64_t end = tape + tape_words * 4u;
     if (!wp_arena_reach(end)) {
         g_res[7] = 0;
         g_res[12] = WP_ERR_LIMIT;
@@ -148,6 +164,8 @@ WP_INLINE bool wp_decode_begin(bool cbor, uint32_t len, uint32_t flags, uint32_t
 
 /* The results of the decode call that returned e (wpw_result, above). */
 WP_INLINE uint32_t wp_decode_end(wp_err e) {
+    /* a failed decode may have written part of an item past the tape's length */
+    wp_touch((uintptr_t)g_dec.tape + 4ull * (e == WP_OK ? g_dec.tape_len : g_dec.tape_cap));
     g_res[0] = (uint32_t)(uintptr_t)g_dec.tape;
     g_res[1] = g_dec.tape_len;
     g_res[2] = (uint32_t)(uintptr_t)g_dec.ascii;
@@ -213,6 +231,7 @@ static uint64_t wp_enc_begin(uint32_t words, uint32_t units, uint32_t utf8, uint
 
 /* The results of an encode call whose output went to out. */
 static uint32_t wp_enc_end(wp_err e, uint64_t out) {
+    wp_touch(out + (e == WP_OK ? g_enc.out_len : g_enc.out_cap));
     g_res[0] = (uint32_t)out;
     g_res[1] = g_enc.out_len;
     g_res[12] = (uint32_t)e;
@@ -253,6 +272,7 @@ WP_EXPORT("wpw_cbor_encode_tracked") uint32_t wpw_cbor_encode_tracked(uint32_t w
     if (cap == UINT32_MAX || scratch_words == UINT32_MAX || !wp_arena_reach(scratch + scratch_words * 4u)) return WP_ERR_OUTPUT_FULL;
     g_enc.out = (uint8_t *)(uintptr_t)out;
     g_enc.out_cap = (uint32_t)cap;
+    wp_touch(scratch + scratch_words * 4u);
     return wp_enc_end(wp_cbor_encode_tracked(&g_enc, flags, (uint32_t *)(uintptr_t)scratch, (uint32_t)scratch_words), out);
 }
 
@@ -265,6 +285,7 @@ WP_EXPORT("wpw_utf8_from_utf16") uint32_t wpw_utf8_from_utf16(uint32_t dst, uint
     const uint64_t have = (uint64_t)__builtin_wasm_memory_size(0) * 65536u;
     const uint64_t d_end = (uint64_t)dst + 3u * (uint64_t)n + 12u, s_end = (uint64_t)src + 2u * (uint64_t)n;
     if ((src & 1u) || d_end > have || s_end > have || (dst < s_end && src < d_end)) return UINT32_MAX;
+    wp_touch(d_end > s_end ? d_end : s_end);
     return wp_utf16_to_utf8((const uint16_t *)(uintptr_t)src, n, (uint8_t *)(uintptr_t)dst);
 }
 #else

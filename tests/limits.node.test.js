@@ -54,6 +54,38 @@ test('memory grown by a large message is released after the call', () => {
   expect(unpack(pack([1, 2]))).toEqual([1, 2]);
 });
 
+test('a decode that reserves memory past RELEASE_MEMORY_BYTES but writes below it keeps the instance', () => {
+  // ~4 MB of CBOR small integers: the layout reserves 17 bytes per input byte (> 64 MiB); the
+  // tape, last, starts about 4 bytes per input byte in and takes 8 per integer (a number run)
+  const n = Math.ceil(RELEASE_MEMORY_BYTES / 17) + 1000;
+  const ints = Array.from({ length: n }, (_, i) => i & 15);
+  const bytes = encode(ints);
+  expect(bytes.length * 17).toBeGreaterThan(RELEASE_MEMORY_BYTES);
+  const before = runtime();
+  const back = decode(bytes);
+  expect(back.length).toBe(n);
+  expect(back[n - 1]).toBe(ints[n - 1]);
+  expect(runtime().memory.buffer.byteLength).toBeGreaterThan(RELEASE_MEMORY_BYTES);
+  expect(runtime().x.wpw_touched()).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
+  expect(runtime() === before).toBe(true);
+  // an encode whose walk throws after writing a tape past the limit into memory already there
+  const size = runtime().memory.buffer.byteLength;
+  const tapeOnly = new Array(Math.ceil(RELEASE_MEMORY_BYTES / 8) + 1000).fill(0.5);
+  tapeOnly.push(Symbol('not packable'));
+  expect((tapeOnly.length - 1) * 8).toBeLessThan(size - 2 * 1024 * 1024); // fits: memory does not grow
+  expect(() => encode(tapeOnly)).toThrow(TypeError);
+  expect(runtime() === before).toBe(false); // (booleans: a diff of two runtimes is huge)
+  expect(runtime().memory.buffer.byteLength).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
+  // decode again, then one that writes past the limit (a long binary: its input and the string areas below the tape)
+  expect(decode(bytes).length).toBe(n);
+  const again = runtime();
+  expect(again.memory.buffer.byteLength).toBeGreaterThan(RELEASE_MEMORY_BYTES);
+  decode(encode(new Uint8Array(RELEASE_MEMORY_BYTES / 3)));
+  expect(runtime() === again).toBe(false);
+  expect(runtime().memory.buffer.byteLength).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
+  expect(decode(encode([1, 'a']))).toEqual([1, 'a']);
+});
+
 test('the tape reader a runtime keeps references nothing of the last call', () => {
   const input = pack({ s: 'x'.repeat(300), u: 'ü'.repeat(50), b: new Uint8Array(10), n: [1, 2] });
   const value = unpack(input);

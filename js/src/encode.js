@@ -11,7 +11,7 @@
  * extensions (Error 0x65, Set 0x73, RegExp 0x78, typed arrays 0x74, large BigInts 0x42).
  */
 import { ExtData, packExtensions } from './ext.js';
-import { BufferView, acquire, release, releaseMemory } from './runtime.js';
+import { BufferView, RELEASE_MEMORY_BYTES, acquire, release, releaseMemory } from './runtime.js';
 import { DEFAULT_MAX_DEPTH, Unpackr } from './decode.js';
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
@@ -247,6 +247,9 @@ export class Tape {
    * this Packr's next call (encoding a 100 MB value kept 200 MB).
    */
   detach() {
+    const rt = this.rt;
+    // a tape C never read (the walk threw) was written all the same: count it (releaseMemory)
+    if (rt !== null && this.p * 4 > RELEASE_MEMORY_BYTES) rt.x.wpw_reserve((this.p - this.base) * 4);
     this.rt = null;
     this.u32 = NO_U32;
     this.f64 = NO_F64;
