@@ -187,14 +187,16 @@ typedef struct wp_encoder {
     uint32_t out_len;      /* bytes written */
     uint32_t needed;       /* on WP_ERR_OUTPUT_FULL: a size that suffices */
     wp_error err;          /* offset = tape word index for BAD_TAPE */
+    uint32_t ext_len;      /* the bytes the XBIN entries leave for the host, summed (the output
+                              bound counts them; a tape with more is BAD_TAPE); 0: none */
 } wp_encoder;
 
 /* A size that always suffices for the output of an encode tape of n words, plus 3 bytes per unit
- * of e->units and 1 per byte of e->utf8 when the tape has STR16 or STRU8 entries, and 5 per word
- * of e->keys_words when it has KEY entries (wp_encode_out_need). */
+ * of e->units and 1 per byte of e->utf8 when the tape has STR16 or STRU8 entries, 5 per word
+ * of e->keys_words when it has KEY entries and e->ext_len with XBIN entries (wp_encode_out_need). */
 uint32_t wp_encode_out_bound(uint32_t tape_words);
-/* wp_encode_out_bound of e's tape plus its units, UTF-8 and key words (UINT32_MAX if that does not
- * fit 32 bits). */
+/* wp_encode_out_bound of e's tape plus its units, UTF-8, key words and ext_len (UINT32_MAX if that
+ * does not fit 32 bits). */
 uint32_t wp_encode_out_need(const wp_encoder *e);
 
 wp_err wp_msgpack_encode(wp_encoder *e);
@@ -216,7 +218,7 @@ enum {
 };
 
 /* Scratch words wp_cbor_encode needs for a tape of n words (deterministic map sorting), with no
- * STR16, STRU8 or KEY entries; wp_cbor_scratch_need counts e's units, UTF-8 and key words too
+ * STR16, STRU8 or KEY entries; wp_cbor_scratch_need counts e's units, UTF-8, key words and ext_len too
  * (UINT32_MAX if that does not fit). */
 uint32_t wp_cbor_scratch_words(uint32_t tape_words);
 uint32_t wp_cbor_scratch_need(const wp_encoder *e);
@@ -330,6 +332,12 @@ enum wp_etag {
     WP_E_KEY = 32,    /* P = a word offset into the encoder's `keys`, where a STR entry (no length
                          escape) is: that string (the host writes a map key there once and refers to
                          it from then on) */
+    WP_E_XBIN = 33,   /* P = 0; next word: n; one more word, which the encoder writes: a binary value
+                         whose n bytes the host copies into the output itself: the encoder writes its
+                         header (MessagePack bin, CBOR major type 2), the output offset of the n bytes
+                         into that word, and skips them (it never writes or reads them). The n of the
+                         tape's XBIN entries add up to at most the encoder's ext_len; not in the
+                         tracked CBOR encoder (deterministic or indefinite: it moves bytes). */
     /* CBOR only: cbor-x's bundled strings (tag 0xdff9) */
     WP_E_CBOR_BOFF = 40,  /* 1a and a 4-byte offset to fill (the next BHERE fills it) */
     WP_E_CBOR_BHERE = 41  /* nothing written: the older open BOFF (of at most two) gets the distance from its 1a byte to here */

@@ -667,7 +667,7 @@ uint32_t wp_cbor_scratch_need(const wp_encoder *e) {
     /* the copy of the output grows as wp_encode_out_need does: by the UTF-8 of the units (3
      * bytes each at most) and the strings of the KEY entries (5 bytes a word at most) */
     uint64_t need = (uint64_t)wp_cbor_scratch_words(e->tape_len) +
-                    (3u * (uint64_t)e->units_len + e->utf8_len + 5u * (uint64_t)e->keys_words + 3u) / 4u;
+                    (3u * (uint64_t)e->units_len + e->utf8_len + 5u * (uint64_t)e->keys_words + e->ext_len + 3u) / 4u;
     return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
 }
 
@@ -726,6 +726,7 @@ WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *sc
     const bool f64e = f64 || (!det && (flags & WP_CBOR_F64_ENTRIES) != 0);
     uint32_t i = 0;
     wp_str_pos spos = { 0, 0, 0 }; /* what the STR16 / STRU8 / KEY entries so far took */
+    uint32_t xleft = e->ext_len;   /* what XBIN entries may still leave for the host */
     e->err.code = WP_OK;
     e->err.offset = 0;
     e->needed = 0;
@@ -856,6 +857,13 @@ WP_INLINE wp_err wp_cbor_encode_with(wp_encoder *e, uint32_t flags, uint32_t *sc
             wp_out_bytes(&o, src, len);
             break;
         }
+        case WP_E_XBIN:
+            len = wp_enc_xbin(w, n, &i, p, &xleft);
+            if (len == UINT32_MAX || track) goto bad; /* (the tracked encoder moves bytes) */
+            if (!wp_out_room(&o, len) || o.cap - o.len - len < 16) goto full;
+            wp_cbor_head_out(&o, 2, len);
+            wp_enc_xbin_skip(w, i, &o, len);
+            break;
         case WP_E_STR16:
         case WP_E_STRU8: {
             int r = wp_enc_str_ext(e, w, n, &i, tag, p, &spos, &o, wp_cbor_str_hdr);

@@ -222,6 +222,26 @@ WP_INLINE const uint32_t *wp_enc_key(const wp_encoder *e, uint32_t p, wp_str_pos
     return e->keys + p + 1;
 }
 
+/* An XBIN entry of the encode tape w (n words; payload p, its length word at *i): its length,
+ * with *i past its two words and *xleft less it; UINT32_MAX for a bad tape (p not 0, a word
+ * missing, or more than the XBIN bytes left of e->ext_len). */
+WP_INLINE uint32_t wp_enc_xbin(const uint32_t *w, uint32_t n, uint32_t *i, uint32_t p, uint32_t *xleft) {
+    if (p != 0 || n - *i < 2u) return UINT32_MAX;
+    const uint32_t len = w[*i];
+    if (len > *xleft) return UINT32_MAX;
+    *xleft -= len;
+    *i += 2u;
+    return len;
+}
+
+/* After an XBIN's header (its words end before i): the output offset of its bytes into the
+ * entry's last word, the one word of a tape the encoder writes (the host's tape is writable
+ * memory), and the bytes skipped for the host to fill. */
+WP_INLINE void wp_enc_xbin_skip(const uint32_t *w, uint32_t i, wp_out *o, uint32_t len) {
+    ((uint32_t *)(uintptr_t)w)[i - 1u] = o->len;
+    o->len += len;
+}
+
 /* A STR16 or STRU8 entry (tag) of the encode tape w (n words; payload p, the next word at *i),
  * after the header hdr writes. STR16: the next of e's units, as UTF-8; most strings are ASCII,
  * written in one pass under the header of their unit count, and only one that turns out not to

@@ -646,7 +646,7 @@ uint32_t wp_encode_out_bound(uint32_t tape_words) { return tape_words * 5u + 16u
 
 uint32_t wp_encode_out_need(const wp_encoder *e) {
     uint64_t need = (uint64_t)wp_encode_out_bound(e->tape_len) + 3u * (uint64_t)e->units_len + e->utf8_len +
-                    5u * (uint64_t)e->keys_words;
+                    5u * (uint64_t)e->keys_words + e->ext_len;
     return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
 }
 
@@ -720,6 +720,7 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
     uint32_t i = 0;
     uint32_t bref = UINT32_MAX; /* output offset of the open bundle reference (WP_E_BUNDLE) */
     wp_str_pos spos = { 0, 0, 0 }; /* what the STR16 / STRU8 / KEY entries so far took */
+    uint32_t xleft = e->ext_len;   /* what XBIN entries may still leave for the host */
     e->err.code = WP_OK;
     e->err.offset = 0;
     e->needed = 0;
@@ -809,6 +810,13 @@ wp_err wp_msgpack_encode(wp_encoder *e) {
             wp_out_bytes(&o, src, len);
             break;
         }
+        case WP_E_XBIN:
+            len = wp_enc_xbin(w, n, &i, p, &xleft);
+            if (len == UINT32_MAX) goto bad;
+            if (!wp_out_room(&o, len) || o.cap - o.len - len < 16) goto full;
+            wp_enc_hdr(&o, 1, len);
+            wp_enc_xbin_skip(w, i, &o, len);
+            break;
         case WP_E_STR16:
         case WP_E_STRU8: {
             int r = wp_enc_str_ext(e, w, n, &i, tag, p, &spos, &o, wp_enc_str_hdr);

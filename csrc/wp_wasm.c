@@ -212,7 +212,7 @@ WP_EXPORT("wpw_cbor_decode") uint32_t wpw_cbor_decode(uint32_t len, uint32_t fla
  * after it (`units` UTF-16 units for STR16 entries, or else `utf8` bytes for STRU8 entries), and
  * at the key entries in g_keys (`kw` words of them referred to); returns the output address,
  * 8-aligned after the strings. */
-static uint64_t wp_enc_begin(uint32_t words, uint32_t units, uint32_t utf8, uint32_t kw) {
+static uint64_t wp_enc_begin(uint32_t words, uint32_t units, uint32_t utf8, uint32_t kw, uint32_t xlen) {
     uint64_t tape = wp_arena_base();
     uint64_t blob = tape + (uint64_t)words * 4u;
     g_res[12] = WP_ERR_OUTPUT_FULL;
@@ -226,10 +226,12 @@ static uint64_t wp_enc_begin(uint32_t words, uint32_t units, uint32_t utf8, uint
     g_enc.keys = g_keys;
     g_enc.keys_len = WP_KEY_WORDS;
     g_enc.keys_words = kw;
+    g_enc.ext_len = xlen;
     return wp_align(blob + (uint64_t)units * 2u + utf8, 8);
 }
 
-/* The results of an encode call whose output went to out. */
+/* The results of an encode call whose output went to out. (What it touched may be less than
+ * out_len: the bytes XBIN entries skip are the host's to write, after the call.) */
 static uint32_t wp_enc_end(wp_err e, uint64_t out) {
     wp_touch(out + (e == WP_OK ? g_enc.out_len : g_enc.out_cap));
     g_res[0] = (uint32_t)out;
@@ -239,10 +241,11 @@ static uint32_t wp_enc_end(wp_err e, uint64_t out) {
     return (uint32_t)e;
 }
 
-/* Encode the tape of `words` words at the arena base, its strings after it (wp_enc_begin).
+/* Encode the tape of `words` words at the arena base, its strings after it (wp_enc_begin); its
+ * XBIN entries leave xlen bytes in all for the host to fill.
  * Results: [0] out ptr [1] out bytes [12] error code [13] error offset. */
-WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words, uint32_t units, uint32_t utf8, uint32_t kw) {
-    uint64_t out = wp_enc_begin(words, units, utf8, kw);
+WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words, uint32_t units, uint32_t utf8, uint32_t kw, uint32_t xlen) {
+    uint64_t out = wp_enc_begin(words, units, utf8, kw, xlen);
     uint64_t cap = wp_encode_out_need(&g_enc);
     if (cap == UINT32_MAX || !wp_arena_reach(out + cap)) return WP_ERR_OUTPUT_FULL;
     g_enc.out = (uint8_t *)(uintptr_t)out;
@@ -254,8 +257,8 @@ WP_EXPORT("wpw_encode") uint32_t wpw_encode(uint32_t words, uint32_t units, uint
  * takes. Two exports, each with its form of the encoder inlined, so that an engine that compiles
  * a function on its first call (V8) compiles only the one used (in half the time). Results as
  * wpw_encode. */
-WP_EXPORT("wpw_cbor_encode") uint32_t wpw_cbor_encode(uint32_t words, uint32_t flags, uint32_t units, uint32_t utf8, uint32_t kw) {
-    uint64_t out = wp_enc_begin(words, units, utf8, kw);
+WP_EXPORT("wpw_cbor_encode") uint32_t wpw_cbor_encode(uint32_t words, uint32_t flags, uint32_t units, uint32_t utf8, uint32_t kw, uint32_t xlen) {
+    uint64_t out = wp_enc_begin(words, units, utf8, kw, xlen);
     uint64_t cap = wp_encode_out_need(&g_enc);
     if (flags & (WP_CBOR_DETERMINISTIC | WP_CBOR_INDEFINITE)) return g_res[12] = WP_ERR_BAD_TAPE; /* a host bug */
     if (cap == UINT32_MAX || !wp_arena_reach(out + cap)) return WP_ERR_OUTPUT_FULL;
@@ -265,7 +268,7 @@ WP_EXPORT("wpw_cbor_encode") uint32_t wpw_cbor_encode(uint32_t words, uint32_t f
 }
 /* wpw_cbor_encode with WP_CBOR_DETERMINISTIC or WP_CBOR_INDEFINITE: their scratch follows the output. */
 WP_EXPORT("wpw_cbor_encode_tracked") uint32_t wpw_cbor_encode_tracked(uint32_t words, uint32_t flags, uint32_t units, uint32_t utf8, uint32_t kw) {
-    uint64_t out = wp_enc_begin(words, units, utf8, kw);
+    uint64_t out = wp_enc_begin(words, units, utf8, kw, 0); /* (no XBIN entries: it moves bytes) */
     uint64_t cap = wp_encode_out_need(&g_enc);
     uint64_t scratch = wp_align(out + cap, 8);
     uint64_t scratch_words = wp_cbor_scratch_need(&g_enc);

@@ -12,12 +12,12 @@ test('wpw_cbor_encode refuses deterministic and indefinite-length flags (wpw_cbo
   new Encoder().encode(1); // the module is loaded and its arena laid out
   const rt = runtime();
   // an empty tape: both forms accept it with the flags they take, so a refusal is the flag check
-  expect(rt.x.wpw_cbor_encode(0, 0, 0, 0, 0)).toBe(0);
-  expect(rt.x.wpw_cbor_encode(0, WP_CBOR_FLOAT64, 0, 0, 0)).toBe(0);
+  expect(rt.x.wpw_cbor_encode(0, 0, 0, 0, 0, 0)).toBe(0);
+  expect(rt.x.wpw_cbor_encode(0, WP_CBOR_FLOAT64, 0, 0, 0, 0)).toBe(0);
   expect(rt.x.wpw_cbor_encode_tracked(0, WP_CBOR_DETERMINISTIC, 0, 0, 0)).toBe(0);
   expect(rt.x.wpw_cbor_encode_tracked(0, WP_CBOR_INDEFINITE, 0, 0, 0)).toBe(0);
   for (const flags of [WP_CBOR_DETERMINISTIC, WP_CBOR_INDEFINITE, WP_CBOR_DETERMINISTIC | WP_CBOR_FLOAT64]) {
-    expect(rt.x.wpw_cbor_encode(0, flags, 0, 0, 0)).toBe(WP_ERR_BAD_TAPE);
+    expect(rt.x.wpw_cbor_encode(0, flags, 0, 0, 0, 0)).toBe(WP_ERR_BAD_TAPE);
     rt.refresh();
     expect(rt.u32[rt.res + 12]).toBe(WP_ERR_BAD_TAPE);
   }

@@ -39,7 +39,7 @@ const E_NIL = 0, E_FALSE = 1, E_TRUE = 2, E_UNDEF = 3, E_INT = 4, E_UINT = 5, E_
 const E_I64 = 8, E_U64 = 9, E_STR = 10, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_EXT = 14, E_DATE = 15, E_BADDATE = 16;
 const E_RAW = 17, E_PAD = 21;
 const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28, E_NUMS = 29;
-const E_STR16 = 30, E_STRU8 = 31, E_KEY = 32;
+const E_STR16 = 30, E_STRU8 = 31, E_KEY = 32, E_XBIN = 33;
 /** The CBOR encoder's flags (WP_CBOR_*, csrc/wirepack.h), which cbor.js sets. */
 export const CBOR_DETERMINISTIC = 1, CBOR_FLOAT64 = 2, CBOR_INDEFINITE = 4, CBOR_F64_ENTRIES = 8;
 /** The flags wpw_cbor_encode_tracked takes (wpw_cbor_encode the others). */
@@ -199,6 +199,16 @@ export class Tape {
     /** @type {KeyCache} */
     this.kc = /** @type {any} */ (null);
     this.kw = 0;
+    /** binary values of XBIN_MIN bytes or more may go as XBIN entries in this call (not with
+     * the tracked CBOR encoder, which moves bytes) */
+    this.xok = false;
+    /** the XBIN entries' values, the tape word C writes each one's output offset into, and the
+     * bytes they take in all */
+    /** @type {Uint8Array[]} */
+    this.xbins = [];
+    /** @type {number[]} */
+    this.xslots = [];
+    this.xlen = 0;
     /** CBOR structuredClone: objects written so far (first tape position, reference slots) */
     /** @type {Map<object, {pos: number, uses: number[]}> | null} */
     this.refs = null;
@@ -237,6 +247,8 @@ export class Tape {
     this.kc = rt.keyCache || (rt.keyCache = new KeyCache(rt));
     this.kc.begin();
     this.kw = 0;
+    this.xok = false;
+    if (this.xlen !== 0) this.dropXbins();
     this.views();
   }
 
@@ -258,6 +270,14 @@ export class Tape {
     this.nb = null;
     this.cap = 0;
     this.kc = /** @type {any} */ (null);
+    if (this.xlen !== 0) this.dropXbins(); // (the caller's values)
+  }
+
+  /** Forget the call's XBIN values. */
+  dropXbins() {
+    this.xbins = [];
+    this.xslots = [];
+    this.xlen = 0;
   }
 
   /** Take the instance's memory views (again, after memory grew). */
@@ -449,6 +469,7 @@ export class Packr extends Unpackr {
     const rt = acquire();
     try {
       tape.attach(rt);
+      tape.xok = this.cborFlags < 0 || (this.cborFlags & CBOR_TRACKED) === 0;
       tape.forIn = !protoEnumerable();
       if (!this.simple && this.cborFlags < 0) this.beginMsgpack(tape, value);
       if (encodeOptions !== undefined && (encodeOptions & 2048) !== 0) writeRaw(tape, new Uint8Array(encodeOptions & 0xff));
@@ -648,6 +669,7 @@ export class Packr extends Unpackr {
       const rt = acquire();
       try {
         tape.attach(rt);
+        tape.xok = true;
         this.beginMsgpack(tape, value);
         rs.depth = depth + 1;
         this.write(tape, value, 0);
@@ -1586,6 +1608,19 @@ function utf8Write(T, s, at, max) {
 /** @param {Tape} T @param {number} tag @param {number} type @param {Uint8Array} data */
 export function writeBytes(T, tag, type, data) {
   const n = data.length;
+  if (n >= XBIN_MIN && tag === E_BIN && T.xok && T.xlen + n <= 0xffffffff) {
+    // the bytes go straight from data to the result (emit); C writes the header and skips them
+    if (T.p + 3 > T.cap) T.grow(3);
+    const p = T.p;
+    T.u32[p] = E_XBIN;
+    T.u32[p + 1] = n;
+    T.u32[p + 2] = 0;
+    T.xbins.push(data);
+    T.xslots.push(p + 2);
+    T.xlen += n;
+    T.p = p + 3;
+    return;
+  }
   const words = 3 + ((n + 3) >> 2);
   if (T.p + words > T.cap) T.grow(words);
   let p = T.p;
@@ -1715,7 +1750,8 @@ function emit(rt, T, cborFlags, packr) {
   const utf8 = T.sbLen > 0 ? writeStrings(rt, T) : 0;
   const units = T.nb !== null ? T.sbLen : 0;
   // (CBOR: deterministic or indefinite-length encoding is an export of its own: wp_wasm.c)
-  const err = cborFlags < 0 ? x.wpw_encode(words, units, utf8, T.kw) : (cborFlags & CBOR_TRACKED) === 0 ? x.wpw_cbor_encode(words, cborFlags, units, utf8, T.kw) : x.wpw_cbor_encode_tracked(words, cborFlags, units, utf8, T.kw);
+  const xlen = T.xlen;
+  const err = cborFlags < 0 ? x.wpw_encode(words, units, utf8, T.kw, xlen) : (cborFlags & CBOR_TRACKED) === 0 ? x.wpw_cbor_encode(words, cborFlags, units, utf8, T.kw, xlen) : x.wpw_cbor_encode_tracked(words, cborFlags, units, utf8, T.kw);
   rt.refresh();
   if (err !== 0) throw new Error(`wirepack: encoder failed (code ${err})`);
   const out = rt.u32[rt.res], n = rt.u32[rt.res + 1];
@@ -1723,13 +1759,52 @@ function emit(rt, T, cborFlags, packr) {
     const ub = packr.userBuffer;
     const at = packr.userOffset;
     if (at + n <= ub.length) {
-      ub.set(rt.u8.subarray(out, out + n), at);
+      if (xlen !== 0) copyWithXbins(rt, T, out, n, ub, at);
+      else ub.set(rt.u8.subarray(out, out + n), at);
       packr.userOffset = (at + n + 7) & ~7;
       return ub.subarray(at, at + n);
     }
     packr.userBuffer = null;
   }
+  if (xlen !== 0) {
+    // (more than XBIN_MIN > SLAB_MAX bytes: a result of its own)
+    const r = NodeBuffer !== undefined ? NodeBuffer.allocUnsafe(n) : new Uint8Array(n);
+    copyWithXbins(rt, T, out, n, r, 0);
+    return r;
+  }
   return copyOut(rt, out, n);
+}
+
+/**
+ * Copy n result bytes at wasm address out into dst at `at`, and the call's XBIN values into the
+ * gaps C left for them (at the offsets it wrote into their tape words), so that no byte of the
+ * result is left unwritten. Neither the values nor the gaps are read from wasm memory: a 100 MB
+ * binary is copied once, from the caller's bytes to the result, and never faulted into memory.
+ * @param {import('./runtime.js').Runtime} rt @param {Tape} T @param {number} out @param {number} n
+ * @param {Uint8Array} dst @param {number} at
+ */
+function copyWithXbins(rt, T, out, n, dst, at) {
+  const u8 = rt.u8, u32 = rt.u32, bins = T.xbins, slots = T.xslots;
+  let from = 0; // result offset copied up to
+  for (let k = 0; k < bins.length; k++) {
+    const b = bins[k], off = u32[slots[k]], len = u32[slots[k] - 1];
+    // a value user code detached or shrank during the walk would leave bytes unwritten
+    if (b.length !== len || off < from || off + len > n) throw new Error('wirepack: a binary value changed size while it was being encoded');
+    copyBytes(u8, out + from, dst, at + from, off - from);
+    dst.set(b, at + off);
+    from = off + len;
+  }
+  copyBytes(u8, out + from, dst, at + from, n - from);
+}
+
+/**
+ * Copy n bytes from src at s to dst at d: a loop below SET_FROM bytes (a subarray to make, then
+ * a memmove, costs more there).
+ * @param {Uint8Array} src @param {number} s @param {Uint8Array} dst @param {number} d @param {number} n
+ */
+function copyBytes(src, s, dst, d, n) {
+  if (n >= SET_FROM) dst.set(src.subarray(s, s + n), d);
+  else for (let i = 0; i < n; i++) dst[d + i] = src[s + i];
 }
 
 /**
@@ -1758,6 +1833,12 @@ const SLAB = NodeBuffer ? 8192 : 65536, SLAB_MAX = NodeBuffer ? 1024 : 16384, SE
  * Node the slab view stays (on-heap Buffers measured 0.82-0.89x there).
  */
 const HEAP_MAX = 64;
+/**
+ * Binary values of at least XBIN_MIN bytes go as XBIN entries (MessagePack and the plain CBOR
+ * encoder): copied once, from the caller's bytes into the result, where the tape held a copy that
+ * C copied again before. (Above SLAB_MAX, so that such a result is never cut from a slab.)
+ */
+const XBIN_MIN = Math.max(SLAB_MAX + 1, 4096);
 /** @type {ArrayBuffer | null} */
 let slab = null;
 let slabU32 = new Uint32Array(0);

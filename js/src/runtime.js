@@ -17,10 +17,10 @@
  * @property {() => number} wpw_arena_size
  * @property {() => number} wpw_touched
  * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_decode
- * @property {(words: number, units: number, utf8: number, keyWords: number) => number} wpw_encode
+ * @property {(words: number, units: number, utf8: number, keyWords: number, xbinBytes: number) => number} wpw_encode
  * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_cbor_decode
  * @property {(maxArray: number, maxMap: number, maxStr: number, maxBin: number, maxExt: number) => void} wpw_set_limits
- * @property {(words: number, flags: number, units: number, utf8: number, keyWords: number) => number} wpw_cbor_encode
+ * @property {(words: number, flags: number, units: number, utf8: number, keyWords: number, xbinBytes: number) => number} wpw_cbor_encode
  * @property {(words: number, flags: number, units: number, utf8: number, keyWords: number) => number} wpw_cbor_encode_tracked
  * @property {(dst: number, src: number, n: number) => number} wpw_utf8_from_utf16
  * @property {() => number} wpw_records

@@ -345,6 +345,11 @@ static const bcase bad_cases[] = {
     { "MAP escape without count", { WP_E_NIL, TAG(WP_E_MAP, ESC) }, 2, 1, 1 },
     { "DATE with two words", { WP_E_DATE, 0, 0 }, 3, 0, 0 },
     { "DATE after entries", { WP_E_NIL, WP_E_NIL, WP_E_DATE, 0, 0 }, 5, 2, 2 },
+    /* (ext_len 0 here: an XBIN of any bytes has no room) */
+    { "XBIN past ext_len", { WP_E_NIL, TAG(WP_E_XBIN, 0), 5, 0 }, 4, 1, 1 },
+    { "XBIN with a payload", { TAG(WP_E_XBIN, 1), 0, 0 }, 3, 0, 0 },
+    { "XBIN without its offset word", { TAG(WP_E_XBIN, 0), 0 }, 2, 0, 0 },
+    { "XBIN without its length", { TAG(WP_E_XBIN, 0) }, 1, 0, 0 },
 };
 
 static void test_bad_tapes(void) {
@@ -609,7 +614,76 @@ static void test_copy(void) {
     tu_end();
 }
 
+/* XBIN: the encoder writes the header, the output offset of the bytes into the entry's last
+ * word, and skips them (never writes them); the XBIN bytes of a tape add up to at most ext_len;
+ * the CBOR encoder's tracked form takes none. */
+static void test_xbin(void) {
+    for (int cbor = 0; cbor < 2; cbor++) {
+        for (uint32_t xn = 0; xn < 3; xn++) {
+            static const uint32_t lens[3] = { 0, 300, 70000 };
+            const uint32_t len = lens[xn];
+            tu_case("%s: XBIN of %u bytes between entries", cbor ? "CBOR" : "MessagePack", len);
+            uint32_t w[] = { TAG(WP_E_ARR, 3), WP_E_TRUE, TAG(WP_E_XBIN, 0), len, 0xdeadbeefu, WP_E_NIL };
+            wp_encoder e;
+            memset(&e, 0, sizeof e);
+            e.tape = w; e.tape_len = 6; e.ext_len = len;
+            uint32_t cap = wp_encode_out_need(&e);
+            CHECK(cap >= wp_encode_out_bound(6) + len);
+            uint8_t *out = (uint8_t *)malloc(cap);
+            memset(out, 0xaa, cap);
+            e.out = out; e.out_cap = cap;
+            wp_err rc = cbor ? wp_cbor_encode(&e, 0, 0, 0) : wp_msgpack_encode(&e);
+            CHECK_ERR(rc, WP_OK);
+            /* the header: MessagePack bin8/16/32, CBOR major type 2 */
+            const uint32_t hl = cbor ? (len < 24 ? 1 : len < 256 ? 2 : len < 65536 ? 3 : 5) : (len < 256 ? 2 : len < 65536 ? 3 : 5);
+            CHECK_EQ_U(w[4], 2 + hl);
+            CHECK_EQ_U(e.out_len, 2 + hl + len + 1);
+            CHECK_EQ_U(out[0], cbor ? 0x83 : 0x93);
+            CHECK_EQ_U(out[1], cbor ? 0xf5 : 0xc3);
+            CHECK_EQ_U(out[2], cbor ? (len < 24 ? 0x40 + len : len < 256 ? 0x58 : len < 65536 ? 0x59 : 0x5a) : (len < 256 ? 0xc4 : len < 65536 ? 0xc5 : 0xc6));
+            CHECK_EQ_U(out[2 + hl + len], cbor ? 0xf6 : 0xc0);
+            uint32_t untouched = 0;
+            for (uint32_t i = 0; i < len; i++) untouched += out[2 + hl + i] == 0xaa;
+            CHECK_EQ_U(untouched, len);
+            free(out);
+            tu_end();
+        }
+        tu_case("%s: XBIN bytes past ext_len, and the tracked encoder", cbor ? "CBOR" : "MessagePack");
+        uint32_t w[] = { TAG(WP_E_ARR, 2), TAG(WP_E_XBIN, 0), 300, 0, TAG(WP_E_XBIN, 0), 300, 0 };
+        wp_encoder e;
+        memset(&e, 0, sizeof e);
+        e.tape = w; e.tape_len = 7; e.ext_len = 599;
+        uint8_t out[1024];
+        e.out = out; e.out_cap = sizeof out;
+        wp_err rc = cbor ? wp_cbor_encode(&e, 0, 0, 0) : wp_msgpack_encode(&e);
+        CHECK_ERR(rc, WP_ERR_BAD_TAPE);
+        CHECK_EQ_U(e.err.offset, 4);
+        e.ext_len = 600;
+        rc = cbor ? wp_cbor_encode(&e, 0, 0, 0) : wp_msgpack_encode(&e);
+        CHECK_ERR(rc, WP_OK);
+        CHECK_EQ_U(w[3], 4);
+        CHECK_EQ_U(w[6], cbor ? 4 + 300 + 3 : 4 + 300 + 3);
+        /* output one byte short of the second value's bytes */
+        e.out_cap = e.out_len - 1;
+        rc = cbor ? wp_cbor_encode(&e, 0, 0, 0) : wp_msgpack_encode(&e);
+        CHECK_ERR(rc, WP_ERR_OUTPUT_FULL);
+        if (cbor) {
+            uint32_t sw = wp_cbor_scratch_need(&e); /* (ext_len still 600: XBIN is refused anyway) */
+            uint32_t *scratch = (uint32_t *)malloc(sw * 4u);
+            e.out_cap = sizeof out;
+            for (uint32_t f = 0; f < 2; f++) {
+                rc = wp_cbor_encode(&e, f ? WP_CBOR_INDEFINITE : WP_CBOR_DETERMINISTIC, scratch, sw);
+                CHECK_ERR(rc, WP_ERR_BAD_TAPE);
+                CHECK_EQ_U(e.err.offset, 1);
+            }
+            free(scratch);
+        }
+        tu_end();
+    }
+}
+
 int main(void) {
+    test_xbin();
     test_copy();
     test_table();
     test_sequences();
