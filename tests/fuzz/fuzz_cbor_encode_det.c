@@ -2,7 +2,8 @@
  * fuzz_cbor_encode_det.c: the encoders, from host-written encode tapes.
  *
  * Input: one configuration byte, then bytes.
- *   bit 7 set, "raw tape": the bytes are the tape words (little-endian). wp_msgpack_encode and
+ *   bit 7 set, "raw tape": the bytes are the tape words (little-endian), and bits 0-6 times 512
+ *     the encoder's ext_len (the bytes XBIN entries may leave for the host). wp_msgpack_encode and
  *     wp_cbor_encode (plain, INDEFINITE, FLOAT64, DETERMINISTIC) must return OK or BAD_TAPE with
  *     an exact-size output block of wp_encode_out_bound bytes and an exact-size scratch, and OK,
  *     BAD_TAPE or OUTPUT_FULL into a smaller block, with `needed` then sufficing; SCRATCH with a
@@ -219,12 +220,16 @@ static void emit(fz_etape *t, const node *n, int reverse) { emit_to(t, n, revers
 
 /* Encode (with ka: its area as the encoder's keys, in an exact-size copy) into an exact-size
  * block of cap bytes (UINT32_MAX: wp_encode_out_need), with a scratch of wp_cbor_scratch_need. */
+/* The ext_len of the encodes of raw mode (0 in structured mode, whose tapes have no XBIN). */
+static uint32_t g_ext_len;
+
 static wp_err enc_keys(int fmt, const uint32_t *w, uint32_t n, const key_area *ka, uint32_t cflags, uint32_t cap,
                        fz_buf *out, uint32_t *needed) {
     wp_encoder e;
     memset(&e, 0, sizeof e);
     e.tape = w;
     e.tape_len = n;
+    e.ext_len = g_ext_len;
     uint32_t *keys = 0;
     if (ka && ka->area.len) {
         keys = (uint32_t *)malloc((size_t)ka->area.len * 4);
@@ -240,7 +245,7 @@ static wp_err enc_keys(int fmt, const uint32_t *w, uint32_t n, const key_area *k
     wp_err rc;
     if (fmt == FZ_CBOR) {
         uint32_t sw = wp_cbor_scratch_need(&e);
-        FZ_CHECK(ka || sw == wp_cbor_scratch_words(n));
+        FZ_CHECK(ka || g_ext_len || sw == wp_cbor_scratch_words(n));
         uint32_t *scratch = (uint32_t *)malloc((size_t)sw * 4 + 4);
         rc = wp_cbor_encode(&e, cflags, scratch, sw);
         free(scratch);
@@ -311,15 +316,16 @@ static int has_equal_keys(const node *n, int fmt, uint32_t det) {
 
 /* ------------------------------------------------------------------ modes */
 
-static void raw_mode(const uint8_t *data, size_t size) {
+static void raw_mode(uint32_t cfg, const uint8_t *data, size_t size) {
     uint32_t n = (uint32_t)(size / 4);
+    g_ext_len = (cfg & 0x7fu) * 512u;
     uint32_t *w = (uint32_t *)malloc(n ? (size_t)n * 4 : 1); /* exact: ASan sees reads past word n */
     if (n) memcpy(w, data, (size_t)n * 4);
     static const uint32_t variants[] = { 0, WP_CBOR_INDEFINITE, WP_CBOR_FLOAT64, WP_CBOR_DETERMINISTIC,
                                          WP_CBOR_DETERMINISTIC | WP_CBOR_FLOAT64 | WP_CBOR_INDEFINITE };
     for (int fmt = 0; fmt < 2; fmt++) {
         for (unsigned v = 0; v < (fmt == FZ_CBOR ? 5u : 1u); v++) {
-            uint32_t cf = variants[v], bound = wp_encode_out_bound(n), needed = 0;
+            uint32_t cf = variants[v], bound = wp_encode_out_bound(n) + g_ext_len, needed = 0;
             wp_err rc = enc(fmt, w, n, cf, bound, 0, 0);
             FZ_CHECK(rc == WP_OK || rc == WP_ERR_BAD_TAPE, "%s encode (flags %x) of a raw tape into the bound: %s",
                      fz_fmt_name(fmt), cf, wp_err_name(rc));
@@ -350,6 +356,7 @@ static void raw_mode(const uint8_t *data, size_t size) {
         }
     }
     free(w);
+    g_ext_len = 0;
 }
 
 static void structured_mode(uint32_t cfg, const uint8_t *data, size_t size) {
@@ -415,7 +422,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1 || size > (1u << 20)) return 0;
     fz_tables_tick();
     uint32_t cfg = data[0];
-    if (cfg & 0x80u) raw_mode(data + 1, size - 1);
+    if (cfg & 0x80u) raw_mode(cfg, data + 1, size - 1);
     else structured_mode(cfg, data + 1, size - 1);
     return 0;
 }

@@ -243,6 +243,11 @@ const rawTapes = {
   'simple-bad': tape(W(E.SIMPLE, 25)),
 };
 Object.entries(rawTapes).forEach(([name, b], i) => write('fuzz_cbor_encode_det', `raw-${name}`, 0x80 | (i & 0x7f), b));
+// XBIN entries (tag 33: a binary value whose bytes the host fills in) with ext_len from the
+// config byte's low bits times 512: within it, and one past it
+const XBIN = 33;
+write('fuzz_cbor_encode_det', 'raw-xbin', 0x80 | 11, tape(W(E.ARR, 3), W(XBIN), 300, 0, W(E.TRUE), W(XBIN), 5000, 0));
+write('fuzz_cbor_encode_det', 'raw-xbin-over', 0x80 | 10, tape(W(E.ARR, 2), W(XBIN), 300, 0, W(XBIN), 5000, 0));
 
 // ------------------------------------------------------------------ cbor-x's extension modes
 // records (tag 0xdfff definitions, 0xe000+ references), bundled strings (tag 0xdff9), packed CBOR
