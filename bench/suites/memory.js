@@ -195,7 +195,9 @@ export default {
           `- ${subject}: peak RSS ${mb(s.peakRss)} MiB, ${mb(s.peakDelta)} over its baseline (wasm memory ${mb(s.wasmMemory)}); ` +
             `lowest peak among ${format} peers and JSON: ${best.id}, ${mb(best.peakRss)} (${mb(best.peakDelta)} over its baseline); ` +
             `retained after the result is dropped: ${mb(s.droppedDelta)}, least among those peers: ${leastKept.id}, ${mb(leastKept.droppedDelta)}; ` +
-            `of it wasm memory ${mb(s.wasmResident)} (${s.wasmResident != null ? (s.wasmResident / s.size).toFixed(1) : 'n/a'}x its ${mb(s.size)} MiB input)`,
+            `of it wasm memory ${mb(s.wasmResident)} (` +
+            (s.wasmResident == null ? 'n/a' : s.size >= MiB ? `${(s.wasmResident / s.size).toFixed(1)}x its ${mb(s.size)} MiB input` : `its tables and stack: the input is ${(s.size / 1024).toFixed(1)} KB`) +
+            '); for a small input, the rest is mostly one-time (code the first decodes compiled)',
         );
       }
       for (const r of rows) if (r.failed) out(`- FAILED ${r.id}: ${r.failed}`);
