@@ -247,8 +247,6 @@ export class Tape {
     this.kc = rt.keyCache || (rt.keyCache = new KeyCache(rt));
     this.kc.begin();
     this.kw = 0;
-    this.xok = false;
-    if (this.xlen !== 0) this.dropXbins();
     this.views();
   }
 
@@ -270,14 +268,13 @@ export class Tape {
     this.nb = null;
     this.cap = 0;
     this.kc = /** @type {any} */ (null);
-    if (this.xlen !== 0) this.dropXbins(); // (the caller's values)
-  }
-
-  /** Forget the call's XBIN values. */
-  dropXbins() {
-    this.xbins = [];
-    this.xslots = [];
-    this.xlen = 0;
+    this.xok = false;
+    if (this.xlen !== 0) {
+      // (the caller's values)
+      this.xbins = [];
+      this.xslots = [];
+      this.xlen = 0;
+    }
   }
 
   /** Take the instance's memory views (again, after memory grew). */

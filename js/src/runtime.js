@@ -185,10 +185,16 @@ let loaded = null;
  */
 export const RELEASE_MEMORY_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Whether calls on rt have written past RELEASE_MEMORY_BYTES (the memory's size first: it bounds
+ * what was written, and reading it needs no call into wasm).
+ * @param {Runtime} rt
+ */
+const wroteTooMuch = (rt) => rt.u8.length > RELEASE_MEMORY_BYTES && rt.x.wpw_touched() > RELEASE_MEMORY_BYTES;
+
 /** After a call: replace an instance that has written past RELEASE_MEMORY_BYTES. */
 export function releaseMemory() {
-  if (current !== null && loaded !== null && current.busy === 0 && current.u8.length > RELEASE_MEMORY_BYTES &&
-    current.x.wpw_touched() > RELEASE_MEMORY_BYTES) {
+  if (current !== null && loaded !== null && current.busy === 0 && wroteTooMuch(current)) {
     current = new Runtime(new WebAssembly.Instance(loaded.module, loaded.imports));
   }
 }
@@ -231,7 +237,7 @@ export function acquire() {
  */
 export function release(rt) {
   rt.busy = 0;
-  if (rt !== current && rt.u8.length > RELEASE_MEMORY_BYTES && rt.x.wpw_touched() > RELEASE_MEMORY_BYTES) {
+  if (rt !== current && wroteTooMuch(rt)) {
     const i = spares.indexOf(rt); // (not there when init replaced the module during the call)
     if (i >= 0) spares.splice(i, 1);
   }
