@@ -166,6 +166,23 @@ describe('str boundaries (the UTF-8 byte length decides)', () => {
     both('€'.repeat(21845), 'daffff' + 'e282ac'.repeat(21845)); // 65535 bytes
   });
 
+  // short strings are encoded four ASCII characters to a word until the first other character:
+  // every position of that character in and after the words, with the bytes TextEncoder gives
+  test('a non-ASCII character at every position of the first words', () => {
+    for (const odd of ['\x7f', '\x80', 'é', '€', '🍺', '\ud800', '\udc00', '\ud83c']) {
+      for (let before = 0; before <= 9; before++) {
+        for (let after = 0; after <= 5; after++) {
+          // (NULs too: four characters are tested together, and a test on their OR must still see 0x80)
+          const s = (odd === '\x80' ? '\0'.repeat(before) : 'abcdefghij'.slice(0, before)) + odd + 'klmno'.slice(0, after);
+          const b = utf8(s);
+          const expected = (b.length < 32 ? (0xa0 | b.length).toString(16) : 'd9' + b.length.toString(16)) + hex(b);
+          expect(hex(pack(s)), JSON.stringify(s)).toBe(expected);
+          expect(hex(pack([s, { [s]: s }])), JSON.stringify(s)).toBe('92' + expected + '81' + expected + expected);
+        }
+      }
+    }
+  });
+
   test('non-minimal string headers decode', () => {
     expect(unpack(fromHex('d900'))).toBe('');
     expect(unpack(fromHex('da0000'))).toBe('');
