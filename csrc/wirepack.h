@@ -69,6 +69,13 @@ const char *wp_err_name(wp_err code);
 #define WP_SHAPE_HASH_SLOTS 8192u
 #define WP_SHAPE_POOL_WORDS (WP_MAX_SHAPES * 16u)
 #define WP_SHAPE_PRED_SLOTS 1024u
+#define WP_VC_SLOTS 1024u
+#define WP_VC_MIN 4u
+#define WP_VC_MAX 32u
+#define WP_VC_STAMP_MAX 0x7fffffffu
+#define WP_VC_WINDOW 256u
+#define WP_VC_MIN_HITS 32u
+#define WP_VC_SKIP 4096u
 
 typedef struct wp_tables {
     uint32_t nkeys, key_pool_used;
@@ -90,6 +97,24 @@ typedef struct wp_tables {
      * shape's keys before any is hashed (a guess: a wrong or stale one only costs the
      * comparison). MessagePack decoding. */
     uint16_t shape_pred[WP_SHAPE_PRED_SLOTS];
+
+    /* The value cache (WP_DEC_VCACHE): a direct-mapped table of short ASCII string values. A
+     * slot holds the bytes last written there (vc_len of them, 0: none) and the stamp they got
+     * then, from a counter that only grows until wp_tables_reset. A VSTR entry names the slot and
+     * the stamp, so a host that keeps a (stamp, string) pair per slot makes each such string once
+     * while it stays in its slot, and an entry it kept from before (a call that failed, or one it
+     * stopped reading) can never match. A slot that a call has named in a VSTR entry keeps its
+     * bytes until the call ends (each decode counts itself in vc_call), so that a host can read
+     * the bytes of any entry of the call it is reading. The decoder stops writing slots once the counter reaches
+     * WP_VC_STAMP_MAX: reset the tables before then. It also stops for WP_VC_SKIP strings after a
+     * window of WP_VC_WINDOW lookups found fewer than WP_VC_MIN_HITS of them (distinct values
+     * then cost no more than a comparison). */
+    uint32_t vc_next, vc_looks, vc_hits, vc_skip, vc_call;
+    uint32_t vc_stamp[WP_VC_SLOTS];
+    uint32_t vc_used[WP_VC_SLOTS]; /* the call (vc_call) that last read or wrote the slot */
+    uint32_t vc_seen[WP_VC_SLOTS]; /* the hash (| 1) of the last bytes that came to the slot and missed */
+    uint8_t vc_len[WP_VC_SLOTS];
+    uint8_t vc_bytes[WP_VC_SLOTS * WP_VC_MAX];
 } wp_tables;
 
 void wp_tables_reset(wp_tables *t);
@@ -103,7 +128,9 @@ enum {
     WP_DEC_TAG_F32 = 1u << 3,         /* float32 values as F32 entries (never in number runs) */
     WP_DEC_REC_STRICT = 1u << 4,      /* an undefined one-byte record id fails (UNKNOWN_RECORD) instead of
                                          being the integer 0x40-0x7f (lets a host load structures, then retry) */
-    WP_DEC_BUNDLES = 1u << 5          /* ext 0x62 and 0xc1 are msgpackr's bundled strings */
+    WP_DEC_BUNDLES = 1u << 5,         /* ext 0x62 and 0xc1 are msgpackr's bundled strings */
+    WP_DEC_VCACHE = 1u << 6           /* ASCII string values of WP_VC_MIN..WP_VC_MAX bytes go through the
+                                         tables' value cache as VSTR entries (see wp_tables) */
 };
 
 /* MessagePack records (msgpackr's record extension). A record table has WP_REC_SLOTS words, one
@@ -272,10 +299,12 @@ enum wp_dtag {
     WP_T_BREF = 31,   /* P = signed 24-bit n; next word: start unit. n units of bundle string 2 (n > 0), else
                          -n units of string 1 (keys from an ASCII string 2 are KEY entries instead) */
     WP_T_RECDEFS = 32, /* P as RECDEF; next word: the interned shape id of the keys; then a REC entry */
-    WP_T_SCALARRUN = 33 /* P = n; n aligned f64 values: an array of numbers and null, false, true (and,
+    WP_T_SCALARRUN = 33, /* P = n; n aligned f64 values: an array of numbers and null, false, true (and,
                            in CBOR, undefined), at least one of each kind. Those four are NaNs whose high
                            word is WP_RUN_NAN_HI and whose low word is a wp_run_special; a number that is
                            NaN has low word 0. (NUMRUN when the array holds numbers only.) */
+    WP_T_VSTR = 34    /* P = slot (bits 0-9) | length (bits 10-15); next word: stamp. An ASCII string
+                         value whose bytes are the value cache's at that slot (WP_DEC_VCACHE) */
 };
 
 /* The non-numbers of a SCALARRUN. */

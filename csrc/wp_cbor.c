@@ -173,6 +173,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
     uint32_t max_depth = wp_effective_depth(d->max_depth, d->len);
     const bool as_objects = (d->flags & WP_DEC_MAPS_AS_OBJECTS) != 0;
     const bool intern = (d->flags & WP_DEC_NO_INTERN) == 0;
+    const bool vcache = (d->flags & WP_DEC_VCACHE) != 0;
     const bool multiple = (d->flags & WP_DEC_MULTIPLE) != 0;
     const bool f32_tagged = (d->flags & WP_DEC_TAG_F32) != 0;
     wp_err err = WP_OK;
@@ -185,6 +186,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
     uint32_t bundle_s = 0, bundle_prev_s = 0;
 
     wp_dec_reset(d, tb);
+    if (vcache) tb->vc_call++; /* (slots this call uses are kept until it ends: wp_vc_put) */
 
     if (d->stack_cap < wp_stack_words(max_depth, d->len)) FAIL(WP_ERR_TAPE_FULL, 0);
     wp_frame *fr = (wp_frame *)(void *)d->stack;
@@ -434,7 +436,10 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             const uint8_t *s = wp_rd_ptr(&r);
             /* keys the way above did not intern (longer heads, interning off or failed) */
             if (is_key) top->flags &= ~(uint32_t)FR_ALL_INTERNED;
-            if (!wp_put_string_in(d, &t, s, n, r.len - r.pos)) FAIL(WP_ERR_TAPE_FULL, start);
+            if (vcache && !is_key && n - WP_VC_MIN <= WP_VC_MAX - WP_VC_MIN && wp_vc_put(tb, &t, s, n)) {
+            } else if (!wp_put_string_in(d, &t, s, n, r.len - r.pos)) {
+                FAIL(WP_ERR_TAPE_FULL, start);
+            }
             r.pos += n;
             goto item_done;
         }

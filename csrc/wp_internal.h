@@ -485,6 +485,14 @@ WP_INLINE bool wp_put_string(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32
     }
     return true;
 }
+/* A string value s[0..n) (WP_VC_MIN <= n <= WP_VC_MAX) through the value cache (wp_tables): a
+ * VSTR entry when it is ASCII and the cache is on, its slot then holding exactly these bytes
+ * (written there now, with a new stamp, unless they were already); false otherwise (the caller
+ * writes it as usual). Reads only s[0..n): four overlapping windows cover it (two below 8 bytes,
+ * two up to 16), and two strings of one length are equal when all their windows are. */
+bool wp_vc_put(wp_tables *tb, wp_tape *t, const uint8_t *s, uint32_t n);
+_Static_assert(WP_VC_SLOTS == 1024u && WP_VC_MAX < 64u, "wp_vc_put: a slot in 10 bits, a length in 6");
+
 /* wp_put_string for a string with `avail` bytes readable at s: one of at most 16 bytes, with 16
  * readable and 16 bytes of room in the ASCII area, is checked and copied as two 8-byte words
  * (the bytes written past it are overwritten by the next string, or never read). */

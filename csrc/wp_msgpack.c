@@ -190,6 +190,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     uint32_t max_depth = wp_effective_depth(d->max_depth, d->len);
     const bool as_objects = (d->flags & WP_DEC_MAPS_AS_OBJECTS) != 0;
     const bool intern = (d->flags & WP_DEC_NO_INTERN) == 0;
+    const bool vcache = (d->flags & WP_DEC_VCACHE) != 0;
     const bool multiple = (d->flags & WP_DEC_MULTIPLE) != 0;
     const bool f32_tagged = (d->flags & WP_DEC_TAG_F32) != 0;
     const bool rec_strict = (d->flags & WP_DEC_REC_STRICT) != 0;
@@ -210,6 +211,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     uint32_t b_S = UINT32_MAX;
 
     wp_dec_reset(d, tb);
+    if (vcache) tb->vc_call++; /* (slots this call uses are kept until it ends: wp_vc_put) */
 
     if (d->stack_cap < wp_stack_words(max_depth, d->len)) FAIL(WP_ERR_TAPE_FULL, 0);
     wp_frame *fr = (wp_frame *)(void *)d->stack;
@@ -423,7 +425,10 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         left = wp_rd_left(&r) - hl;
         r.pos = start + hl;
         SPAN_CHECK(d->max_str, b_S != UINT32_MAX);
-        if (!wp_put_string_in(d, &t, wp_rd_ptr(&r), n, left)) FAIL(WP_ERR_TAPE_FULL, start);
+        if (vcache && n - WP_VC_MIN <= WP_VC_MAX - WP_VC_MIN && wp_vc_put(tb, &t, wp_rd_ptr(&r), n)) {
+        } else if (!wp_put_string_in(d, &t, wp_rd_ptr(&r), n, left)) {
+            FAIL(WP_ERR_TAPE_FULL, start);
+        }
         r.pos += n;
         goto item_done;
     bin:

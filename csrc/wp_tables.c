@@ -37,6 +37,8 @@ void wp_tables_reset(wp_tables *t) {
     __builtin_memset(t->key_slot, 0, sizeof t->key_slot);
     __builtin_memset(t->shape_slot, 0, sizeof t->shape_slot);
     __builtin_memset(t->shape_pred, 0, sizeof t->shape_pred);
+    t->vc_next = t->vc_looks = t->vc_hits = t->vc_skip = 0;
+    __builtin_memset(t->vc_len, 0, sizeof t->vc_len);
 }
 
 static bool wp_bytes_eq(const uint8_t *a, const uint8_t *b, uint32_t n) {
@@ -164,4 +166,65 @@ void wp_tables_rollback(wp_tables *t, uint32_t nkeys, uint32_t nshapes) {
         wp_slot_clear(t->key_slot, WP_KEY_HASH_SLOTS - 1, t->key_hash[id], id);
         t->key_pool_used = t->key_off[id];
     }
+}
+
+__attribute__((noinline)) bool wp_vc_put(wp_tables *tb, wp_tape *t, const uint8_t *s, uint32_t n) {
+    if (tb->vc_skip) {
+        tb->vc_skip--;
+        return false;
+    }
+    uint64_t a, b, c = 0, e = 0;
+    if (n < 8u) {
+        a = wp_load_u32(s);
+        b = wp_load_u32(s + n - 4u);
+    } else {
+        a = wp_load_u64(s);
+        b = wp_load_u64(s + n - 8u);
+        if (n > 16u) {
+            c = wp_load_u64(s + 8u);
+            e = wp_load_u64(s + n - 16u);
+        }
+    }
+    if ((a | b | c | e) & 0x8080808080808080ull) return false;
+    uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ (c * 0x165667B19E3779F9ull) ^
+                 (e * 0x27D4EB2F165667C5ull) ^ ((uint64_t)n * 0xFF51AFD7ED558CCDull);
+    /* (a product's low bits depend only on its input's low bits: mixed, so that the doorkeeper's
+     * low 32 bits depend on every byte, as the slot's top 10 do) */
+    h ^= h >> 32;
+    h *= 0xD6E8FEB86659FD93ull;
+    h ^= h >> 32;
+    const uint32_t slot = (uint32_t)(h >> 54); /* WP_VC_SLOTS: the top 10 bits */
+    uint8_t *k = tb->vc_bytes + slot * WP_VC_MAX;
+    bool hit = tb->vc_len[slot] == n;
+    if (hit) {
+        if (n < 8u) hit = wp_load_u32(k) == (uint32_t)a && wp_load_u32(k + n - 4u) == (uint32_t)b;
+        else hit = wp_load_u64(k) == a && wp_load_u64(k + n - 8u) == b &&
+                   (n <= 16u || (wp_load_u64(k + 8u) == c && wp_load_u64(k + n - 16u) == e));
+    }
+    if (++tb->vc_looks == WP_VC_WINDOW) {
+        if (tb->vc_hits + hit < WP_VC_MIN_HITS) tb->vc_skip = WP_VC_SKIP;
+        tb->vc_looks = tb->vc_hits = 0;
+    } else {
+        tb->vc_hits += hit;
+    }
+    if (hit) {
+        tb->vc_used[slot] = tb->vc_call;
+    } else {
+        /* the second time running that these bytes come to this slot: a string seen once (most
+         * of a document's distinct values) only leaves its hash there, and is written as usual */
+        const uint32_t sig = (uint32_t)h | 1u;
+        if (tb->vc_seen[slot] != sig) {
+            tb->vc_seen[slot] = sig;
+            return false;
+        }
+        /* (nor over bytes an entry of this call names, nor once the stamps run out) */
+        if (tb->vc_used[slot] == tb->vc_call || tb->vc_next >= WP_VC_STAMP_MAX) return false;
+        tb->vc_used[slot] = tb->vc_call;
+        wp_copy(k, s, n);
+        tb->vc_len[slot] = (uint8_t)n;
+        tb->vc_stamp[slot] = ++tb->vc_next;
+    }
+    wp_tape_tagp(t, WP_T_VSTR, slot | (n << 10));
+    wp_tape_put(t, tb->vc_stamp[slot]);
+    return true;
 }

@@ -17,7 +17,7 @@ static wp_tables g_tables;
 static wp_decoder g_dec;
 static wp_encoder g_enc;
 static uint32_t g_res[17];
-static uint32_t g_layout[10];
+static uint32_t g_layout[11];
 /* The host's encoded map keys, which KEY entries of encode tapes refer to (wirepack.h). */
 #define WP_KEY_WORDS 32768u
 static uint32_t g_keys[WP_KEY_WORDS];
@@ -66,6 +66,7 @@ WP_EXPORT("wpw_layout") uint32_t *wpw_layout(void) {
     g_layout[7] = WP_MAX_KEYS;
     g_layout[8] = (uint32_t)(uintptr_t)g_keys;
     g_layout[9] = WP_KEY_WORDS;
+    g_layout[10] = (uint32_t)(uintptr_t)g_tables.vc_bytes;
     return g_layout;
 }
 
@@ -123,7 +124,9 @@ WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
  * wp_decode_end: as calls of their own they were a fifth of the C time of a 1-byte decode, and
  * the MessagePack decode of small and medium documents is 4-9% faster without them. */
 WP_INLINE bool wp_decode_begin(bool cbor, uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
-    if (wp_tables_fill() > reset_fill) wpw_tables_reset();
+    /* (and long before the value cache's stamps run out: the host drops its copy of the cache
+     * with its mirror of the tables) */
+    if (wp_tables_fill() > reset_fill || g_tables.vc_next > WP_VC_STAMP_MAX - (1u << 24)) wpw_tables_reset();
     g_res[15] = g_generation;
     uint64_t in = wp_arena_base();
     wp_touch(in + len); /* the host copied the input there */

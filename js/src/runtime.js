@@ -94,6 +94,13 @@ export class Runtime {
     /** word index and size in words of the area for the encoder's map keys (KEY tape entries) */
     this.encKeys = L[layout + 8] >> 2;
     this.encKeyWords = L[layout + 9];
+    /** byte address of the C value cache's bytes (WP_VC_MAX = 32 a slot: csrc/wirepack.h) */
+    this.vcBytes = L[layout + 10];
+    /** the value cache as the host has seen it (decode.js TapeReader#vstr): per slot (1,024),
+     * the stamp of the bytes a string was made from (0: none; C's stamps start at 1), and it */
+    this.vcStamp = new Int32Array(1024);
+    /** @type {string[]} */
+    this.vcStr = new Array(1024).fill('');
     /** the encoder's map keys written there (encode.js), made on first use */
     /** @type {import('./encode.js').KeyCache | null} */
     this.keyCache = null;

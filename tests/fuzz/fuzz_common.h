@@ -580,6 +580,24 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             if (et) { fz_et_len(et, WP_E_STR, (uint32_t)tmp.len); fz_et_bytes(et, tmp.p, (uint32_t)tmp.len); }
             break;
         }
+        case WP_T_VSTR: {
+            /* a value-cache string: its slot still holds it, with the entry's stamp (a slot an
+             * entry of the call names is never written again in that call) */
+            const uint32_t slot = p & 1023u, n = p >> 10;
+            FZ_CHECK(d->flags & WP_DEC_VCACHE, "VSTR without WP_DEC_VCACHE");
+            FZ_CHECK(n >= WP_VC_MIN && n <= WP_VC_MAX, "VSTR of %u bytes", n);
+            FZ_CHECK(x->i < x->limit, "VSTR past the end");
+            const uint32_t stamp = w[x->i++];
+            FZ_CHECK(stamp != 0 && stamp <= tb->vc_next, "VSTR stamp %u (next %u)", stamp, tb->vc_next);
+            FZ_CHECK(tb->vc_len[slot] == n && tb->vc_stamp[slot] == stamp, "VSTR slot %u: %u bytes, stamp %u; the entry says %u, %u",
+                     slot, tb->vc_len[slot], tb->vc_stamp[slot], n, stamp);
+            const uint8_t *s = tb->vc_bytes + slot * WP_VC_MAX;
+            for (uint32_t k = 0; k < n; k++) FZ_CHECK(s[k] < 0x80, "non-ASCII byte in a VSTR slot");
+            fz_lim(x, FZ_LIM_STR, n);
+            fz_canon_ascii(c, s, n);
+            if (et) { fz_et_len(et, WP_E_STR, n); fz_et_bytes(et, s, n); }
+            break;
+        }
         case WP_T_KEY: {
             FZ_CHECK(intern, "KEY with WP_DEC_NO_INTERN");
             FZ_CHECK(p < tb->nkeys, "KEY id %u >= nkeys %u", p, tb->nkeys);
@@ -949,6 +967,30 @@ static inline const char *fz_fmt_name(int fmt) { return fmt == FZ_CBOR ? "cbor" 
  *    without limits, some item is above a limit.
  * Returns the result; x keeps the decode (the caller frees it).
  */
+/* The canonical values of the first nvalues values of a decode (read at once: with
+ * WP_DEC_VCACHE, the bytes of VSTR entries are in slots the next call may write). */
+static inline void fz_canon_of(const fz_dec *y, int fmt, uint32_t nvalues, fz_buf *out) {
+    fz_walk w = { 0 };
+    w.d = &y->d;
+    w.fmt = fmt;
+    w.limit = y->d.tape_len;
+    w.canon = out;
+    fz_walk_values(&w, nvalues, y->eff_depth);
+}
+
+/* Whether decode y gives the values the first one did: its tape's first `words` words are the
+ * same, or with WP_DEC_VCACHE (where strings seen again become VSTR entries, or the other way
+ * round once the cache turns itself off) the same canonical values (c0: the first one's). */
+static inline int fz_same_values(const fz_dec *y, const wp_decoder *d, uint32_t words, int fmt, uint32_t flags,
+                                 const fz_buf *c0) {
+    if (!(flags & WP_DEC_VCACHE)) return y->d.tape_len >= words && memcmp(y->d.tape, d->tape, (size_t)words * 4) == 0;
+    fz_buf c1 = { 0 };
+    fz_canon_of(y, fmt, y->d.nvalues, &c1);
+    int same = c1.len == c0->len && (c1.len == 0 || memcmp(c1.p, c0->p, c1.len) == 0);
+    fz_buf_free(&c1);
+    return same;
+}
+
 static inline wp_err fz_check_decode(fz_dec *x, int fmt, const uint8_t *in, uint32_t len, uint32_t flags, uint32_t max_depth) {
     wp_tables *tb = &fz_tables;
     uint32_t k0 = tb->nkeys, s0 = tb->nshapes;
@@ -967,9 +1009,11 @@ static inline wp_err fz_check_decode(fz_dec *x, int fmt, const uint8_t *in, uint
     if ((flags & WP_DEC_NO_INTERN)) FZ_CHECK(tb->nkeys == k0 && tb->nshapes == s0, "NO_INTERN interned");
 
     fz_walk wk = { 0 };
+    fz_buf c0 = { 0 }; /* (with WP_DEC_VCACHE: the values, for the decodes below) */
     wk.d = d;
     wk.fmt = fmt;
     wk.limit = d->tape_len;
+    if (flags & WP_DEC_VCACHE) wk.canon = &c0;
     if (rc == WP_OK) {
         FZ_CHECK(d->end == len, "OK but end %u != len %u", d->end, len);
         FZ_CHECK(d->nvalues >= 1);
@@ -1001,8 +1045,8 @@ static inline wp_err fz_check_decode(fz_dec *x, int fmt, const uint8_t *in, uint
         FZ_CHECK(tb->nkeys == k1 && tb->nshapes == s1, "%s: the prefix of a failed call added ids: keys %u->%u shapes %u->%u",
                  fn, k1, tb->nkeys, s1, tb->nshapes);
         if (x->eff_depth == y.eff_depth) {
-            FZ_CHECK(y.d.tape_len == wk.i, "prefix tape %u words vs %u", y.d.tape_len, wk.i);
-            FZ_CHECK(memcmp(y.d.tape, d->tape, (size_t)wk.i * 4) == 0, "prefix tape differs");
+            if (!(flags & WP_DEC_VCACHE)) FZ_CHECK(y.d.tape_len == wk.i, "prefix tape %u words vs %u", y.d.tape_len, wk.i);
+            FZ_CHECK(fz_same_values(&y, d, wk.i, fmt, flags, &c0), "prefix tape differs");
         }
         fz_dec_free(&y);
         free(pre);
@@ -1019,9 +1063,10 @@ static inline wp_err fz_check_decode(fz_dec *x, int fmt, const uint8_t *in, uint
                  fn, k1, tb->nkeys, s1, tb->nshapes);
         FZ_CHECK(y.d.nvalues == d->nvalues && y.d.end == d->end);
         if (rc == WP_OK) {
-            FZ_CHECK(y.d.tape_len == d->tape_len && memcmp(y.d.tape, d->tape, (size_t)d->tape_len * 4) == 0,
-                     "%s: second decode gives another tape", fn);
-            FZ_CHECK(y.d.ascii_len == d->ascii_len && y.d.utf16_len == d->utf16_len);
+            FZ_CHECK((flags & WP_DEC_VCACHE) || y.d.tape_len == d->tape_len, "%s: second decode gives another tape", fn);
+            FZ_CHECK(fz_same_values(&y, d, d->tape_len, fmt, flags, &c0), "%s: second decode gives another tape", fn);
+            FZ_CHECK((flags & WP_DEC_VCACHE) || y.d.ascii_len == d->ascii_len);
+            FZ_CHECK(y.d.utf16_len == d->utf16_len);
         }
         fz_dec_free(&y);
     }
@@ -1038,7 +1083,7 @@ static inline wp_err fz_check_decode(fz_dec *x, int fmt, const uint8_t *in, uint
             FZ_CHECK(r2 == rc && y.d.err.offset == d->err.offset && y.d.nvalues == d->nvalues,
                      "%s: with limits %s@%u, without %s@%u", fn, wp_err_name(rc), d->err.offset, wp_err_name(r2), y.d.err.offset);
             if (rc == WP_OK)
-                FZ_CHECK(y.d.tape_len == d->tape_len && memcmp(y.d.tape, d->tape, (size_t)d->tape_len * 4) == 0,
+                FZ_CHECK(((flags & WP_DEC_VCACHE) || y.d.tape_len == d->tape_len) && fz_same_values(&y, d, d->tape_len, fmt, flags, &c0),
                          "%s: limits that did not apply changed the tape", fn);
         } else {
             FZ_CHECK(r2 != WP_ERR_LIMIT);
@@ -1076,6 +1121,7 @@ static inline wp_err fz_check_decode(fz_dec *x, int fmt, const uint8_t *in, uint
         if (r2 != WP_OK && y.d.nvalues == 0) FZ_CHECK(tb->nkeys == k1 && tb->nshapes == s1);
         fz_dec_free(&y);
     }
+    fz_buf_free(&c0);
     return rc;
 }
 

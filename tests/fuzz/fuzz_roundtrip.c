@@ -6,6 +6,7 @@
  *   bit 0 format (0 MessagePack, 1 CBOR), bit 1 WP_DEC_MAPS_AS_OBJECTS, bit 2 WP_DEC_NO_INTERN,
  *   bit 3 WP_DEC_TAG_F32, bit 4 WP_DEC_MULTIPLE, bit 5 WP_CBOR_FLOAT64 and bit 6
  *   WP_CBOR_INDEFINITE (CBOR, for the plain encode), bit 7 max_depth 4 (else the default).
+ *   An input of odd length decodes with WP_DEC_VCACHE.
  *
  * Checks, for an input that decodes: the encode tape encodes without error into
  * wp_encode_out_bound bytes; the output decodes with the same flags to the same values
@@ -92,7 +93,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint32_t cfg = data[0];
     int fmt = (cfg & 1u) ? FZ_CBOR : FZ_MSGPACK;
     uint32_t flags = ((cfg & 2u) ? WP_DEC_MAPS_AS_OBJECTS : 0) | ((cfg & 4u) ? WP_DEC_NO_INTERN : 0) |
-                     ((cfg & 8u) ? WP_DEC_TAG_F32 : 0) | ((cfg & 16u) ? WP_DEC_MULTIPLE : 0);
+                     ((cfg & 8u) ? WP_DEC_TAG_F32 : 0) | ((cfg & 16u) ? WP_DEC_MULTIPLE : 0) |
+                     ((size & 1u) ? WP_DEC_VCACHE : 0); /* (no config bit is free: half the inputs, by length) */
     uint32_t cflags = fmt == FZ_CBOR ? (((cfg & 32u) ? WP_CBOR_FLOAT64 : 0) | ((cfg & 64u) ? WP_CBOR_INDEFINITE : 0)) : 0;
     uint32_t max_depth = (cfg & 128u) ? 4 : 0;
     /* CBOR writes every float in its shortest exact width, so an F64 can come back as F32 (with
