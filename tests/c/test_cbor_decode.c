@@ -1162,6 +1162,62 @@ static void test_caller_buffers(void) {
     tu_end();
 }
 
+/* ===================================================================== the two ways of a head */
+
+/* A value's head of a frequent form (small integers, short text, short arrays and maps, simple
+ * values, float64) has a dispatch of its own; a map key of any kind, with interning off, takes the
+ * general way. Every head byte, followed by payloads of every length up to 24 bytes from several
+ * patterns, as the element of [item] and as the key of {item: 0}: the same entries, or the same
+ * error at the same offset (both put the item at offset 1). */
+static void test_two_ways(void) {
+    static const uint8_t pats[][24] = {
+        { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 },
+        { 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a' },
+        { 0x18, 0x20, 0x19, 0x01, 0x02, 0x1a, 0x00, 0x80, 0x00, 0x01, 0x78, 0x03, 'a', 'b', 'c', 0x62, 0xc3, 0xa9, 0xf5, 0xf6, 0xfb, 0x3f, 0xf0, 0x00 },
+        { 0x39, 0xff, 0xff, 0x3a, 0x80, 0x00, 0x00, 0x00, 0x38, 0x17, 0x80, 0xa0, 0x9f, 0x01, 0xff, 0xbf, 0x61, 0x6b, 0x02, 0xff, 0xf7, 0xf4, 0xc1, 0x02 },
+        { 0x82, 0x01, 0x02, 0xa1, 0x61, 0x6b, 0x81, 0x01, 0xd9, 0xe0, 0x00, 0x81, 0x01, 0x1b, 0, 0, 0, 1, 0, 0, 0, 0, 0x62, 0xe2 },
+        { 0xe2, 0x82, 0xac, 0xff, 0xfe, 0xed, 0xa0, 0xa0, 0x80, 0x20, 0x37, 0x38, 0x00, 0x19, 0x00, 0x00, 0x1a, 0x7f, 0xff, 0xff, 0xff, 0xfa, 0x3f, 0x80 },
+    };
+    tu_case("each head as a value and as a key");
+    for (uint32_t b = 0; b < 256; b++) {
+        for (size_t pi = 0; pi < sizeof pats / sizeof pats[0]; pi++) {
+            for (uint32_t L = 0; L <= 24; L++) {
+                uint8_t a[32], k[32];
+                a[0] = 0x81; k[0] = 0xa1;
+                a[1] = k[1] = (uint8_t)b;
+                memcpy(a + 2, pats[pi], L);
+                memcpy(k + 2, pats[pi], L);
+                tu_dec x, y;
+                wp_tables_reset(&T);
+                wp_err ea = tu_cbor_decode(&x, &T, a, 2 + L, WP_DEC_NO_INTERN);
+                uint32_t item = 1 + L; /* the item's bytes */
+                if (ea == WP_ERR_TRAILING_DATA) {
+                    item = x.d.err.offset - 1;
+                    ea = WP_OK;
+                }
+                wp_err ek;
+                wp_tables_reset(&T);
+                if (ea == WP_OK) {
+                    k[1 + item] = 0x00; /* the key's value */
+                    ek = tu_cbor_decode(&y, &T, k, 2 + item, WP_DEC_NO_INTERN);
+                    int same = ek == WP_OK && y.d.tape_len == x.d.tape_len + 1;
+                    for (uint32_t i = 1; same && i < x.d.tape_len; i++) same = x.d.tape[i] == y.d.tape[i];
+                    same = same && x.d.ascii_len == y.d.ascii_len && x.d.utf16_len == y.d.utf16_len &&
+                           memcmp(x.d.ascii, y.d.ascii, x.d.ascii_len) == 0 && memcmp(x.d.utf16, y.d.utf16, 2u * x.d.utf16_len) == 0;
+                    CHECK(same, "head %02x pattern %zu length %u: [item] and {item: 0} differ (key: %s)", b, pi, L, wp_err_name(ek));
+                } else {
+                    ek = tu_cbor_decode(&y, &T, k, 2 + L, WP_DEC_NO_INTERN);
+                    CHECK(ek == ea && y.d.err.offset == x.d.err.offset, "head %02x pattern %zu length %u: value %s at %u, key %s at %u",
+                          b, pi, L, wp_err_name(ea), x.d.err.offset, wp_err_name(ek), y.d.err.offset);
+                }
+                tu_dec_free(&x);
+                tu_dec_free(&y);
+            }
+        }
+    }
+    tu_end();
+}
+
 /* ===================================================================== main */
 
 int main(void) {
@@ -1176,5 +1232,6 @@ int main(void) {
     test_multiple();
     test_rollback();
     test_caller_buffers();
+    test_two_ways();
     return tu_finish();
 }
