@@ -67,6 +67,7 @@ WP_INLINE uint32_t wp_cbor_num_size(const uint8_t *p) { return wp_cbor_numsz[p[0
 
 WP_INLINE double wp_cbor_num_at(const uint8_t *p) {
     uint32_t b = p[0];
+    if (b == 0xfb) return wp_f64_from_bits(wp_be64(p + 1)); /* (JavaScript's numbers: most runs of floats) */
     if (b <= 0x17) return (double)b;
     if (b >= 0x20 && b <= 0x37) return -1.0 - (double)(b - 0x20);
     switch (b) {
