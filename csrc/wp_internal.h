@@ -517,7 +517,7 @@ WP_INLINE bool wp_put_string_in(wp_decoder *d, wp_tape *t, const uint8_t *s, uin
 /* One open container (or CBOR tag) on a decoder's explicit stack. */
 typedef struct wp_frame {
     uint32_t remaining; /* items left (definite): n for arrays, 2n for maps, 1 for tags */
-    uint32_t count;     /* items done (CBOR: keys are the even ones); MessagePack maps: the shape guess (id + 1; 0: none) */
+    uint32_t count;     /* CBOR: items done in an indefinite container (a definite one's: wp_cb_done); MessagePack maps: the shape guess (id + 1; 0: none) */
     uint32_t hdr;       /* tape index of the header word to patch (maps) */
     uint32_t n;         /* declared entries */
     uint32_t kstart;    /* start of this map's key ids in the key scratch */
