@@ -1,9 +1,10 @@
 /*
  * wp_cbor.c: CBOR (RFC 8949) -> decode tape, and encode tape -> CBOR.
  *
- * The decoder mirrors wp_msgpack.c: one loop over items, a switch on the major type, an
- * explicit stack of frames (arrays, maps, tags), lengths checked against the bytes left before
- * anything is written, and the same tape entries, so the host builds values with the same code.
+ * The decoder mirrors wp_msgpack.c: one loop over items, a switch on the first byte for the
+ * common heads of values and on the major type for the rest, an explicit stack of frames (arrays,
+ * maps, tags), lengths checked against the bytes left before anything is written, and the same
+ * tape entries, so the host builds values with the same code.
  * The encoder is one pass over the encode tape; with WP_CBOR_DETERMINISTIC it keeps a stack of
  * open containers and sorts each map's entries by their encoded keys when the map closes.
  */
