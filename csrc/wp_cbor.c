@@ -102,6 +102,21 @@ WP_INLINE bool wp_cbor_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32
     return wp_run_try(r, t, n, wp_cbor_num_size, wp_cbor_num_at, wp_cbor_run_special, wp_cbor_tiny, f32_tagged ? 0xfau : 0u, 0, false, end);
 }
 
+/* The entry of an unsigned integer (major 0) whose argument fits 32 bits: INT while it fits the
+ * payload's 24 bits, else U32. */
+WP_INLINE void wp_cb_put_uint(wp_tape *t, uint32_t v) {
+    if (v < 0x800000u) wp_tape_tagp(t, WP_T_INT, v);
+    else { wp_tape_put(t, WP_T_U32); wp_tape_put(t, v); }
+}
+
+/* The entry of a negative integer (major 1, -1 - a) whose argument a fits 32 bits: INT, I32, or
+ * below -2^31 an F64 (a number, as cbor-x gives it). */
+WP_INLINE void wp_cb_put_nint(wp_tape *t, uint32_t a) {
+    if (a < 0x800000u) wp_tape_tagp(t, WP_T_INT, (uint32_t)(-1 - (int32_t)a) & 0xffffffu);
+    else if (a < 0x80000000u) { wp_tape_put(t, WP_T_I32); wp_tape_put(t, (uint32_t)(-1 - (int32_t)a)); }
+    else wp_tape_f64(t, WP_T_F64, -1.0 - (double)a);
+}
+
 /* The n >= 2 elements at r->pos (at most the bytes left) as one number run, when the first two
  * are elements a run may hold: WP_CB_RUN when written, WP_CB_ITEMS when they are to be read item
  * by item, WP_CB_FULL when the tape has no room for the run. */
@@ -409,25 +424,20 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             case 0x00 ... 0x17: wp_tape_tagp(&t, WP_T_INT, b); r.pos = start + 1; goto item_done;
             case 0x18:
                 if (!wp_rd_has(&r, 2)) FAIL(WP_ERR_TRUNCATED, start);
-                wp_tape_tagp(&t, WP_T_INT, r.base[start + 1]); r.pos = start + 2; goto item_done;
+                wp_cb_put_uint(&t, r.base[start + 1]); r.pos = start + 2; goto item_done;
             case 0x19:
                 if (!wp_rd_has(&r, 3)) FAIL(WP_ERR_TRUNCATED, start);
-                wp_tape_tagp(&t, WP_T_INT, wp_be16(r.base + start + 1)); r.pos = start + 3; goto item_done;
-            case 0x1a: {
+                wp_cb_put_uint(&t, wp_be16(r.base + start + 1)); r.pos = start + 3; goto item_done;
+            case 0x1a:
                 if (!wp_rd_has(&r, 5)) FAIL(WP_ERR_TRUNCATED, start);
-                const uint32_t v = wp_be32(r.base + start + 1);
-                if (v < 0x800000u) wp_tape_tagp(&t, WP_T_INT, v);
-                else { wp_tape_put(&t, WP_T_U32); wp_tape_put(&t, v); }
-                r.pos = start + 5;
-                goto item_done;
-            }
-            case 0x20 ... 0x37: wp_tape_tagp(&t, WP_T_INT, (uint32_t)(-1 - (int32_t)(b - 0x20u)) & 0xffffffu); r.pos = start + 1; goto item_done;
+                wp_cb_put_uint(&t, wp_be32(r.base + start + 1)); r.pos = start + 5; goto item_done;
+            case 0x20 ... 0x37: wp_cb_put_nint(&t, b - 0x20u); r.pos = start + 1; goto item_done;
             case 0x38:
                 if (!wp_rd_has(&r, 2)) FAIL(WP_ERR_TRUNCATED, start);
-                wp_tape_tagp(&t, WP_T_INT, (uint32_t)(-1 - (int32_t)r.base[start + 1]) & 0xffffffu); r.pos = start + 2; goto item_done;
+                wp_cb_put_nint(&t, r.base[start + 1]); r.pos = start + 2; goto item_done;
             case 0x39:
                 if (!wp_rd_has(&r, 3)) FAIL(WP_ERR_TRUNCATED, start);
-                wp_tape_tagp(&t, WP_T_INT, (uint32_t)(-1 - (int32_t)wp_be16(r.base + start + 1)) & 0xffffffu); r.pos = start + 3; goto item_done;
+                wp_cb_put_nint(&t, wp_be16(r.base + start + 1)); r.pos = start + 3; goto item_done;
             case 0x60 ... 0x77: n = b - 0x60u; hl1 = 1; goto cb_text;
             case 0x78:
                 if (!wp_rd_has(&r, 2)) FAIL(WP_ERR_TRUNCATED, start);
@@ -468,10 +478,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             if (wp_over(n, d->max_str)) FAIL(WP_ERR_LIMIT, start);
             if (n > r.len - r.pos) FAIL(WP_ERR_TRUNCATED, start);
             if (bundle_s && r.pos + n > bundle_s) FAIL(WP_ERR_BAD_BUNDLE, start); /* into the bundle's strings */
-            if (vcache && n - WP_VC_MIN <= WP_VC_MAX - WP_VC_MIN && wp_vc_put(tb, &t, wp_rd_ptr(&r), n)) {
-            } else if (!wp_put_string_in(d, &t, wp_rd_ptr(&r), n, r.len - r.pos)) {
-                FAIL(WP_ERR_TAPE_FULL, start);
-            }
+            if (!wp_put_value_string(d, tb, &t, wp_rd_ptr(&r), n, r.len - r.pos, vcache)) FAIL(WP_ERR_TAPE_FULL, start);
             r.pos += n;
             goto item_done;
         cb_arr:
@@ -520,8 +527,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             if (indef) FAIL(WP_ERR_RESERVED_AI, start);
             /* 8-byte heads stay 64-bit entries (BigInt by default, as cbor-x), whatever the value */
             if (hl == 9) { wp_tape_put(&t, WP_T_U64); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, (uint32_t)(arg >> 32)); }
-            else if (arg < 0x800000u) wp_tape_tagp(&t, WP_T_INT, (uint32_t)arg);
-            else { wp_tape_put(&t, WP_T_U32); wp_tape_put(&t, (uint32_t)arg); } /* hl < 9: arg < 2^32 */
+            else wp_cb_put_uint(&t, (uint32_t)arg); /* hl < 9: arg < 2^32 */
             break;
         case 1:
             if (indef) FAIL(WP_ERR_RESERVED_AI, start);
@@ -530,9 +536,9 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 uint64_t v = arg < 0x8000000000000000ull ? ~arg : arg;
                 wp_tape_put(&t, arg < 0x8000000000000000ull ? WP_T_I64 : WP_T_N64);
                 wp_tape_put(&t, (uint32_t)v); wp_tape_put(&t, (uint32_t)(v >> 32));
-            } else if (arg < 0x800000u) wp_tape_tagp(&t, WP_T_INT, (uint32_t)(-1 - (int32_t)arg) & 0xffffffu);
-            else if (arg < 0x80000000u) { wp_tape_put(&t, WP_T_I32); wp_tape_put(&t, (uint32_t)(-1 - (int32_t)arg)); }
-            else wp_tape_f64(&t, WP_T_F64, -1.0 - (double)arg); /* -2^32..-2^31-1: a number */
+            } else {
+                wp_cb_put_nint(&t, (uint32_t)arg); /* hl < 9: arg < 2^32 */
+            }
             break;
         case 2:
             r.pos = start + hl;
@@ -561,10 +567,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             const uint8_t *s = wp_rd_ptr(&r);
             /* keys the way above did not intern (longer heads, interning off or failed) */
             if (is_key) top->flags &= ~(uint32_t)FR_ALL_INTERNED;
-            if (vcache && !is_key && n - WP_VC_MIN <= WP_VC_MAX - WP_VC_MIN && wp_vc_put(tb, &t, s, n)) {
-            } else if (!wp_put_string_in(d, &t, s, n, r.len - r.pos)) {
-                FAIL(WP_ERR_TAPE_FULL, start);
-            }
+            if (!wp_put_value_string(d, tb, &t, s, n, r.len - r.pos, vcache && !is_key)) FAIL(WP_ERR_TAPE_FULL, start);
             r.pos += n;
             goto item_done;
         }

@@ -513,6 +513,14 @@ WP_INLINE bool wp_put_string_in(wp_decoder *d, wp_tape *t, const uint8_t *s, uin
     return wp_put_string(d, t, s, n);
 }
 
+/* A string value s[0..n) (`avail` bytes readable at s): through the value cache when `vcache`
+ * (WP_DEC_VCACHE, and not a map key) and its length is one the cache keeps, else as
+ * wp_put_string_in writes it. False: no room (WP_ERR_TAPE_FULL). */
+WP_INLINE bool wp_put_value_string(wp_decoder *d, wp_tables *tb, wp_tape *t, const uint8_t *s, uint32_t n, uint32_t avail, bool vcache) {
+    if (vcache && n - WP_VC_MIN <= WP_VC_MAX - WP_VC_MIN && wp_vc_put(tb, t, s, n)) return true;
+    return wp_put_string_in(d, t, s, n, avail);
+}
+
 
 /* One open container (or CBOR tag) on a decoder's explicit stack. */
 typedef struct wp_frame {

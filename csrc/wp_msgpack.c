@@ -425,10 +425,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         left = wp_rd_left(&r) - hl;
         r.pos = start + hl;
         SPAN_CHECK(d->max_str, b_S != UINT32_MAX);
-        if (vcache && n - WP_VC_MIN <= WP_VC_MAX - WP_VC_MIN && wp_vc_put(tb, &t, wp_rd_ptr(&r), n)) {
-        } else if (!wp_put_string_in(d, &t, wp_rd_ptr(&r), n, left)) {
-            FAIL(WP_ERR_TAPE_FULL, start);
-        }
+        if (!wp_put_value_string(d, tb, &t, wp_rd_ptr(&r), n, left, vcache)) FAIL(WP_ERR_TAPE_FULL, start);
         r.pos += n;
         goto item_done;
     bin:
