@@ -7,7 +7,7 @@
 import { describe, test, expect } from 'vitest';
 import fc from 'fast-check';
 import * as msgpackr from 'msgpackr';
-import { Packr, Unpackr } from 'wirepack';
+import { Packr, Unpackr, unpack } from 'wirepack';
 import { hex } from './helpers/bytes.js';
 import { canon } from './helpers/canon.js';
 
@@ -81,6 +81,31 @@ describe('exact bytes', () => {
   });
 });
 
+describe('records defined again in every message', () => {
+  test('the same slot with the same keys, other keys of the same count, more keys', () => {
+    const msgs = [
+      [{ alpha: 'xxxx', bravo: 1 }, { alpha: 'yyyy', bravo: 2 }],
+      [{ alpha: 'zzzz', bravo: 3 }],
+      [{ alpha: 'xxxx', charlie: 4 }],
+      [{ alphaa: 'xxxx', bravo: 5 }],
+      [{ bravo: 6, alpha: 'xxxx' }],
+      [{ alpha: 'xxxx', bravo: 7, charlie: 8 }],
+      [{ alpha: 'xxxx' }, { alpha: 'xxxx', bravo: 9 }],
+      [{ alpha: 'xxxx', bravo: 10 }],
+    ];
+    const dec = new Unpackr(B);
+    for (let round = 0; round < 2; round++) {
+      for (const v of msgs) {
+        const bytes = new msgpackr.Packr(B).pack(v);
+        const got = dec.unpack(bytes);
+        expect(got).toEqual(v);
+        expect(got.map((o) => Object.keys(o))).toEqual(v.map((o) => Object.keys(o)));
+        expect(unpack(bytes)).toEqual(v);
+      }
+    }
+  });
+});
+
 describe('property', () => {
   const str = fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 10 }),
     fc.string({ unit: 'binary', maxLength: 12 }), fc.string({ minLength: 60, maxLength: 300 }));
@@ -109,6 +134,18 @@ describe('property', () => {
     fc.assert(fc.property(doc, (v) => {
       same(new Unpackr(B).unpack(new msgpackr.Packr(B).pack(v)), v);
       same(new Unpackr(BP).unpack(new msgpackr.Packr(BP).pack(v)), v);
+    }), { numRuns: 200 });
+  });
+
+  test('one decoder, many messages: each defines its records again, in the same slots', () => {
+    // (a slot remembers the shape of its last definition: the keys must be compared, not trusted)
+    const dec = new Unpackr(B);
+    fc.assert(fc.property(fc.array(doc, { minLength: 1, maxLength: 6 }), (vs) => {
+      for (const v of vs) {
+        const bytes = new msgpackr.Packr(B).pack(v);
+        same(dec.unpack(bytes), v);
+        same(unpack(bytes), v);
+      }
     }), { numRuns: 200 });
   });
 

@@ -128,6 +128,9 @@ export class Runtime {
     /** record shapes by their keys (decode.js) */
     /** @type {Map<string, import('./decode.js').Shape> | null} */
     this.recShapes = null;
+    /** the record shape last defined in each of the first slots (decode.js recordShape) */
+    /** @type {(import('./decode.js').Shape | null)[] | null} */
+    this.recLast = null;
     /** 1 while a call uses the arena (a decode reads its tape until the value is built) */
     this.busy = 0;
     /** the tape reader of this runtime's calls (decode.js), made on first use */
