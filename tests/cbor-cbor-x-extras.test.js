@@ -69,3 +69,18 @@ describe('cbor-x extras', () => {
     expect(decode(arr)).toEqual([1, 2, 3, 4]);
   });
 });
+
+describe('an extension for a typed-array tag', () => {
+  // (last in this file: extensions cannot be removed)
+  test('takes the tag from the typed array the decoder would make', () => {
+    const bytes = new Uint8Array([0x82, 0xd8, 0x44, 0x42, 1, 2, 0xd8, 0x40, 0x41, 3]); // [68(h'0102'), 64(h'03')]
+    const before = decode(bytes);
+    expect(before[0]).toBeInstanceOf(Uint8ClampedArray);
+    expect(Array.from(before[0])).toEqual([1, 2]);
+    addExtension({ Class: class Never {}, tag: 68, encode: () => null, decode: (b) => `68 over ${b.length} bytes` });
+    const after = decode(bytes);
+    expect(after[0]).toBe('68 over 2 bytes');
+    expect(after[1]).toBeInstanceOf(Uint8Array);
+    expect(Array.from(after[1])).toEqual([3]);
+  });
+});

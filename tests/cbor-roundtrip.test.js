@@ -329,6 +329,34 @@ describe('cross-decoding with cbor-x', () => {
     expect(Array.from(decode(new Uint8Array([0xd8, 0x52, 0x48, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0])))).toEqual([1.5]);
   });
 
+  test('typed-array tags (64-87) read from the tape directly = through decodeTag', () => {
+    // a Decoder whose decodeTag is overridden takes the general way (the bytes as a Buffer or
+    // Uint8Array, then decodeTag); the default one makes the typed array from the tape's entry
+    class ThroughDecodeTag extends Decoder {
+      decodeTag(tag, value, reader) {
+        return super.decodeTag(tag, value, reader);
+      }
+    }
+    const head = (major, n) => (n < 24 ? [(major << 5) | n] : [(major << 5) | 24, n]);
+    const item = fc.record({
+      tag: fc.integer({ min: 62, max: 89 }),
+      bytes: fc.uint8Array({ maxLength: 40 }),
+      pad: fc.integer({ min: 0, max: 9 }),
+      copyBuffers: fc.boolean(),
+    });
+    fc.assert(fc.property(item, ({ tag, bytes, pad, copyBuffers }) => {
+      // [text of `pad` bytes, tag(bytes)]: pad moves the payload's offset in the input
+      const input = new Uint8Array([0x82, ...head(3, pad), ...new Array(pad).fill(0x61), ...(tag < 24 ? [0xc0 | tag] : [0xd8, tag]), ...head(2, bytes.length), ...bytes]);
+      const fast = new Decoder({ copyBuffers }).decode(input)[1];
+      const slow = new ThroughDecodeTag({ copyBuffers }).decode(input)[1];
+      expect(Object.getPrototypeOf(fast)).toBe(Object.getPrototypeOf(slow));
+      expect(ccanon(fast)).toEqual(ccanon(slow));
+      const viewOf = (x) => ArrayBuffer.isView(x) && x.buffer === input.buffer;
+      expect(viewOf(fast)).toBe(viewOf(slow));
+      if (ArrayBuffer.isView(fast)) expect(fast.byteOffset).toBe(slow.byteOffset);
+    }), { numRuns: 2000 });
+  });
+
   test('Dates, BigInts and Sets: the same tags as cbor-x', () => {
     // whole seconds in [2^16, 2^32): cbor-x always writes c1 1a ssssssss, which is also the
     // shortest head there (below 2^16 s wirepack writes a shorter head, e.g. Date(0) -> c1 00)

@@ -802,6 +802,20 @@ export class TapeReader {
     }
   }
 
+  /**
+   * The ArrayBuffer of the caller's input and the byte offset of input byte `off` in it (for
+   * views of the input that are not Buffers).
+   * @param {number} off
+   * @returns {number}
+   */
+  inputAt(off) {
+    if (this.inBuf === null) {
+      this.inBuf = this.input.buffer;
+      this.inOff = this.input.byteOffset;
+    }
+    return this.inOff + off;
+  }
+
   /** @param {number} off @param {number} n @returns {Uint8Array} (a view of the input, or a copy: a Buffer in Node) */
   bytes(off, n) {
     // msgpackr's and cbor-x's default: a view of the caller's input (never of wasm memory)
@@ -1138,6 +1152,11 @@ export class TapeReader {
           // a CBOR record (cbor-x's tag 0xe000 + id over an array of values): built from the tape
           // by its shape when the Decoder can, without the array in between
           const o = this.opts.tapeRecord(tag, this);
+          if (o !== NOT_A_RECORD) return o;
+        }
+        if (tag >= 64 && tag <= 87 && (w[this.t] & 0xff) === 12) {
+          // a typed array (RFC 8746) over a byte string: made from the tape's bytes directly
+          const o = this.opts.tapeTyped(tag, this);
           if (o !== NOT_A_RECORD) return o;
         }
         if (tag === 29) {
@@ -1583,6 +1602,17 @@ export class Unpackr {
    * @returns {any}
    */
   tapeRecord(_tag, _reader) {
+    return NOT_A_RECORD;
+  }
+
+  /**
+   * A CBOR typed-array tag (64-87) whose byte string is next on the tape: the typed array, or
+   * NOT_A_RECORD (CBOR decoders override this).
+   * @param {number} _tag
+   * @param {TapeReader} _reader
+   * @returns {any}
+   */
+  tapeTyped(_tag, _reader) {
     return NOT_A_RECORD;
   }
 
