@@ -8,6 +8,7 @@
 import { describe, test, expect } from 'vitest';
 import { Packr, Unpackr, PackrTransformStream, UnpackrTransformStream } from 'wirepack';
 import { Encoder, Decoder, EncoderTransformStream } from 'wirepack/cbor';
+import { OPTION_SLOTS } from '../js/src/decode.js';
 
 const value = { id: 7, name: 'x', tags: ['a', 'b'], nested: { ok: true, n: [1, 2.5, -3] }, when: new Date(0) };
 
@@ -67,6 +68,13 @@ describe('every instance of a class has one set of own properties, in one order'
       for (let i = 1; i < made.length; i++) expect(ownNames(made[i]), `${cls} config ${i}, after a call`).toBe(after);
     });
   }
+
+  test('the option slots come first, in the order of OPTION_SLOTS (the constructor assigns them one by one)', () => {
+    const slots = Object.keys(OPTION_SLOTS);
+    for (const make of [() => new Unpackr(), () => new Packr({ sequential: true }), () => new Encoder(), () => new Decoder({ keyMap: { a: 1 } })]) {
+      expect(Object.getOwnPropertyNames(make()).slice(0, slots.length)).toEqual(slots);
+    }
+  });
 
   test('the codec a web stream makes has the class of a plain one (stream options stay with the stream)', () => {
     const opts = { writableStrategy: { highWaterMark: 4 }, readableStrategy: { highWaterMark: 4 }, maxIncompleteBufferSize: 1 << 20 };

@@ -661,12 +661,13 @@ export class Decoder extends Unpackr {
 
   /** Builders by the keys' text: a record defined again (each call, or each message of a
    * sequential stream) finds the builder made for the same keys before. */
-  /** @type {Map<string, RecordBuilder>} */
-  #builders = new Map();
+  /** @type {Map<string, RecordBuilder> | null} (made on first use: a Decoder made for one call
+   * should cost little more than msgpackr's) */
+  #builders = null;
 
   /** The builder each record id last had (#slotFor; ids are below 8192). */
-  /** @type {(RecordBuilder | undefined)[]} */
-  #byId = [];
+  /** @type {(RecordBuilder | undefined)[] | null} */
+  #byId = null;
 
   /**
    * An object of record `id` with values vals[from...]: by a generated object literal once its
@@ -700,11 +701,12 @@ export class Decoder extends Unpackr {
     // the id's builder from an earlier call when its keys are the same strings (with shared
     // structures, every call meets the same keys; their text joined and looked up for each id
     // was a quarter of decoding example4)
-    let b = this.#byId[id];
+    const byId = this.#byId || (this.#byId = []);
+    let b = byId[id];
     if (b !== undefined && sameKeys(b.keys, keys)) b.seen++;
     else {
       b = this.#builderFor(keys);
-      if (b !== NO_BUILDER) this.#byId[id] = b;
+      if (b !== NO_BUILDER) byId[id] = b;
     }
     return (slots[id] = { keys, uses: 0, b });
   }
@@ -718,12 +720,13 @@ export class Decoder extends Unpackr {
   #builderFor(keys) {
     for (let i = 0; i < keys.length; i++) if (typeof keys[i] !== 'string') return NO_BUILDER;
     const text = keys.join('\u0000');
-    let b = this.#builders.get(text);
+    const builders = this.#builders || (this.#builders = new Map());
+    let b = builders.get(text);
     if (b !== undefined && !sameKeys(b.keys, keys)) b = undefined; // keys holding U+0000
     if (b === undefined) {
-      if (this.#builders.size >= RECORD_BUILDERS_MAX) this.#builders.clear();
+      if (builders.size >= RECORD_BUILDERS_MAX) builders.clear();
       b = { seen: 0, fn: null, keys: keys.slice() };
-      this.#builders.set(text, b);
+      builders.set(text, b);
     }
     b.seen++;
     return b;
