@@ -6,7 +6,7 @@
  */
 import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, NOT_A_RECORD } from './decode.js';
 import {
-  Packr, Tape, writeBytes, writeHeader, FLOAT32_OPTIONS,
+  Packr, Tape, writeBytes, writeHeader, put64, FLOAT32_OPTIONS,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
 } from './encode.js';
 import { diagnose } from './diagnose.js';
@@ -1349,12 +1349,11 @@ export class Encoder extends Packr {
     /** @param {number} tag @param {bigint} u */
     const put = (tag, u) => {
       T.u32[T.p] = tag;
-      T.u32[T.p + 1] = Number(u & 0xffffffffn);
-      T.u32[T.p + 2] = Number(u >> 32n);
+      put64(T.u32, T.p + 1, u); // (the low 64 bits, two's complement)
       T.p += 3;
     };
     if (v >= 0n && v < TWO64) put(E_U64, v);
-    else if (v < 0n && v >= -TWO63) put(E_I64, BigInt.asUintN(64, v));
+    else if (v < 0n && v >= -TWO63) put(E_I64, v);
     else if (v < 0n && v >= -TWO64) put(E_N64, -1n - v);
     else if (v >= 0n) {
       this.writeTag(T, 2);
