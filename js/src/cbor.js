@@ -4,7 +4,7 @@
  * as MessagePack and encodes the same encode tape, so the value builder and walker are shared;
  * this module adds what is CBOR's own: tags, simple values, and the types they carry.
  */
-import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, NOT_A_RECORD } from './decode.js';
+import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, NOT_A_RECORD } from './decode.js';
 import {
   Packr, Tape, writeBytes, writeHeader, put64, FLOAT32_OPTIONS,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
@@ -243,13 +243,6 @@ const RECORD_BUILDERS_MAX = 1024;
  */
 /** Key lists that cannot have a builder (a key that is not a string). */
 const NO_BUILDER = /** @type {RecordBuilder} */ ({ seen: 0, fn: null, keys: [] });
-
-/** @param {string[]} a @param {string[]} b */
-function sameKeys(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /**
  * A builder for one record's objects (objectLiteral), key i's value read from vals[from + i].

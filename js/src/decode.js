@@ -318,8 +318,8 @@ function recordShape(rt, keys, slot) {
   return shape;
 }
 
-/** @param {string[]} a @param {string[]} b */
-function sameKeys(a, b) {
+/** Whether two key lists hold the same strings in the same order. @param {string[]} a @param {string[]} b */
+export function sameKeys(a, b) {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
