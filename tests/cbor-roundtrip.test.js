@@ -204,6 +204,12 @@ describe('round trips', () => {
     expect(t).toBeInstanceOf(Tag);
     expect([t.tag, t.value]).toEqual([99999, 'x']);
     expect(hex(encode(new Tag([1, 'a'], 1000)))).toBe('d903e8820161' + '61');
+    // tag numbers from 2^24 - 2 (past the tape's inline field) to 2^64 - 1, numbers and BigInts:
+    // the shortest head (cbor-x writes tags of 2^32 and more as their low 32 bits)
+    const big = [[0xfffffe, 'da00fffffe'], [0xffffff, 'da00ffffff'], [0x1000000, 'da01000000'], [0xffffffff, 'daffffffff'],
+      [2 ** 32, 'db0000000100000000'], [2 ** 53 - 1, 'db001fffffffffffff'], [2n ** 32n, 'db0000000100000000'],
+      [2n ** 63n, 'db8000000000000000'], [2n ** 64n - 1n, 'dbffffffffffffffff']];
+    for (const [t, head] of big) expect(hex(encode(new Tag('x', t))), String(t)).toBe(head + '6178');
     expect(decode(new Uint8Array([0xd9, 0xd9, 0xf7, 0x01]))).toBe(1);
   });
 

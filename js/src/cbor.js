@@ -4,9 +4,9 @@
  * as MessagePack and encodes the same encode tape, so the value builder and walker are shared;
  * this module adds what is CBOR's own: tags, simple values, and the types they carry.
  */
-import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, NOT_A_RECORD } from './decode.js';
+import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, NOT_A_RECORD } from './decode.js';
 import {
-  Packr, Tape, writeBytes, writeHeader, put64, FLOAT32_OPTIONS,
+  Packr, Tape, writeBytes, writeHeader, FLOAT32_OPTIONS,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
 } from './encode.js';
 import { diagnose } from './diagnose.js';
@@ -441,6 +441,15 @@ export class Decoder extends Unpackr {
   }
 
   /**
+   * Whether Decoder#decodeTag's own handling decides what `tag` becomes: no extension has the
+   * tag, and decodeTag is not overridden (the tape fast paths below stand in for it).
+   * @param {number} tag
+   */
+  tagIsBuiltIn(tag) {
+    return (extensionsByTag.size === 0 || !extensionsByTag.has(tag)) && this.decodeTag === Decoder.prototype.decodeTag;
+  }
+
+  /**
    * A record (tag 0xe000 + id) whose array of values, as many as its keys, is next on the tape:
    * the object, built by the record's shape (decode.js Shape: a generated literal, or the
    * eval-free path) from the values on the tape, with no array in between. NOT_A_RECORD, for
@@ -451,7 +460,7 @@ export class Decoder extends Unpackr {
    * @returns {any}
    */
   tapeRecord(tag, r) {
-    if ((extensionsByTag.size !== 0 && extensionsByTag.has(tag)) || this.mapKey !== null || this.decodeTag !== Decoder.prototype.decodeTag) return NOT_A_RECORD;
+    if (!this.tagIsBuiltIn(tag) || this.mapKey !== null) return NOT_A_RECORD;
     const id = tag - RECORD_FIRST;
     // (an id not defined yet is left to decodeTag, which loads shared structures for it once)
     const st = this.state();
@@ -475,7 +484,7 @@ export class Decoder extends Unpackr {
    * @returns {any}
    */
   tapeTyped(tag, r) {
-    if ((extensionsByTag.size !== 0 && extensionsByTag.has(tag)) || this.decodeTag !== Decoder.prototype.decodeTag) return NOT_A_RECORD;
+    if (!this.tagIsBuiltIn(tag)) return NOT_A_RECORD;
     const entry = typedByTag.get(tag);
     if (entry === undefined) return NOT_A_RECORD;
     const [C, size] = entry;
@@ -951,7 +960,7 @@ export class Encoder extends Packr {
     this.cborBundles = o.bundleStrings === true && !this.deterministic;
     /** the bundle of the call in progress @type {{s0: string, s1: string, size: number, open: boolean} | null} */
     this.bundle = null;
-    // an own property on every Encoder, so that they all keep one hidden class (see OPTION_SLOTS)
+    // an own property on every Encoder, so that they all keep one hidden class (see the option slots in Unpackr's constructor)
     self.write = this.packStrings || this.cborBundles ? this.writeStrings : self.write;
 
     /** the decoder for this encoder's decode (cbor-x's Encoder is also a Decoder) */
@@ -1329,10 +1338,8 @@ export class Encoder extends Packr {
       T.u32[T.p++] = E_TAG | (tag << 8);
       return;
     }
-    const v = BigInt(tag);
     T.u32[T.p] = E_TAG | (ESC << 8);
-    T.u32[T.p + 1] = Number(v & 0xffffffffn);
-    T.u32[T.p + 2] = Number((v >> 32n) & 0xffffffffn);
+    put64(T.u32, T.p + 1, BigInt(tag));
     T.p += 3;
   }
 

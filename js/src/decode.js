@@ -538,6 +538,18 @@ function big64(lo, hi, signed) {
   return signed ? S64I[0] : S64[0];
 }
 
+/**
+ * The other way, for the encoders: a BigInt's low 64 bits (two's complement) into words p and
+ * p + 1 of u32, low word first, through the same scratch (BigInt encoding took 2.4x msgpackr's
+ * with masks and shifts).
+ * @param {Uint32Array} u32 @param {number} p @param {bigint} v
+ */
+export function put64(u32, p, v) {
+  S64[0] = v;
+  u32[p] = S64W[0];
+  u32[p + 1] = S64W[1];
+}
+
 /** Unpackr#tapeRecord: not built from the tape (decodeTag gets the tag and its array). */
 export const NOT_A_RECORD = Symbol('not a record');
 const NO_BYTES = new Uint8Array(0);
@@ -1426,39 +1438,10 @@ function errorFromResult(rt) {
   return new DecodeError(ERROR_NAMES[code] || `E${code}`, rt.u32[rt.res + 13]);
 }
 
-/**
- * Every option of the Unpackr, the Packr and the CBOR Decoder and Encoder, in one order. msgpackr
- * and cbor-x keep every option on the instance, and the encoder's hot paths read the instance
- * (its settings, its methods) for every value: V8 reads a property fast only while the reading
- * code sees a few hidden classes, and an instance's hidden class follows the order in which its
- * properties were added. Copying the options as given made one hidden class per set of options
- * (nine for the configurations the benchmarks use), and after a process had used a few of them,
- * the plain pack of a small object took 1.5x as long. So every instance takes all of these first,
- * in this order, and the options are then stored into them (an option name that is not here is
- * still copied, after them).
- */
-export const OPTION_SLOTS = Object.freeze({
-  mapsAsObjects: undefined, useRecords: undefined, structures: undefined, getStructures: undefined,
-  saveStructures: undefined, shouldShareStructure: undefined, sequential: undefined, trusted: undefined,
-  maxSharedStructures: undefined, maxOwnStructures: undefined, structuredClone: undefined,
-  moreTypes: undefined, int64AsNumber: undefined, int64AsType: undefined, useFloat32: undefined,
-  maxDepth: undefined, codegen: undefined, copyBuffers: undefined, allowArraysInMapKeys: undefined,
-  maxArrayLength: undefined, maxMapLength: undefined, maxStrLength: undefined, maxBinLength: undefined,
-  maxExtLength: undefined, maxBytes: undefined, bundleStrings: undefined, useBigIntExtension: undefined,
-  largeBigIntToFloat: undefined, largeBigIntToString: undefined, useToJSON: undefined,
-  skipValues: undefined, encodeUndefinedAsNil: undefined, useTimestamp32: undefined,
-  variableMapSize: undefined, mapAsEmptyObject: undefined, setAsEmptyObject: undefined,
-  coercibleKeyAsNumber: undefined, onInvalidDate: undefined, writeFunction: undefined,
-  deterministic: undefined, float64: undefined, indefiniteLengths: undefined, tagUint8Array: undefined,
-  useSelfDescribedHeader: undefined, useTag259ForMaps: undefined, alwaysUseFloat: undefined,
-  skipFunction: undefined, keyMap: undefined, sharedValues: undefined, getShared: undefined,
-  maxPrivatePackedValues: undefined,
-});
-
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
- * Store the options into the instance (its OPTION_SLOTS are there already). An option named like
+ * Store the options into the instance (its option slots are there already). An option named like
  * one of the instance's methods (CBOR's `pack: true`) is not stored: it would hide the method.
  * @param {any} self @param {Readonly<Record<string, any>>} options
  */
@@ -1476,9 +1459,15 @@ export class Unpackr {
   /** @param {Readonly<UnpackOptions>} [options] */
   constructor(options) {
     const o = options || {};
-    // msgpackr keeps every option on the instance (Packr reads them from there too): OPTION_SLOTS,
-    // in its order, assigned one by one (Object.assign of the frozen list took ~0.8-1.9 us, 100x
-    // msgpackr's whole constructor; a test checks that these lines follow the list)
+    // The option slots: every option of the Unpackr, the Packr and the CBOR Decoder and Encoder,
+    // first and in one order (an option not among them is still copied, after them). msgpackr and
+    // cbor-x keep every option on the instance, and the encoder's hot paths read the instance (its
+    // settings, its methods) for every value: V8 reads a property fast only while the reading code
+    // sees a few hidden classes, and an instance's hidden class follows the order in which its
+    // properties were added. Copying the options as given made one hidden class per set of
+    // options (nine for the configurations the benchmarks use), and after a process had used a
+    // few of them, the plain pack of a small object took 1.5x as long. Assigned one by one:
+    // Object.assign from a frozen list took ~0.7 us, 100x msgpackr's whole constructor.
     const self = /** @type {any} */ (this);
     self.mapsAsObjects = undefined; self.useRecords = undefined; self.structures = undefined; self.getStructures = undefined;
     self.saveStructures = undefined; self.shouldShareStructure = undefined; self.sequential = undefined; self.trusted = undefined;

@@ -12,7 +12,7 @@
  */
 import { ExtData, packExtensions } from './ext.js';
 import { BufferView, RELEASE_MEMORY_BYTES, acquire, release, releaseMemory } from './runtime.js';
-import { DEFAULT_MAX_DEPTH, Unpackr } from './decode.js';
+import { DEFAULT_MAX_DEPTH, Unpackr, put64 } from './decode.js';
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 const textEncoder = new TextEncoder();
@@ -1726,20 +1726,6 @@ function writeDate(T, d) {
 }
 
 const I64_MIN = -(1n << 63n), U64_MAX = (1n << 64n) - 1n, TWO63 = 1n << 63n;
-
-/**
- * A BigInt's low 64 bits (two's complement) into tape words p and p + 1, low word first: one
- * store into a BigUint64Array, where masking and shifting made three BigInts (BigInt encoding
- * took 2.4x msgpackr's, which stores through a DataView). Scratch memory, written and read
- * within this call.
- */
-const B64 = new BigUint64Array(1), B64W = new Uint32Array(B64.buffer);
-/** @param {Uint32Array} u32 @param {number} p @param {bigint} v */
-export function put64(u32, p, v) {
-  B64[0] = v;
-  u32[p] = B64W[0];
-  u32[p + 1] = B64W[1];
-}
 
 /** @param {Tape} T @param {bigint} v */
 function writeBigInt(T, v) {

@@ -827,8 +827,8 @@ const STREAM_ONLY = new Set(['highWaterMark', 'objectMode', 'readableObjectMode'
 
 /**
  * The options of the codec a stream makes: its own options without the stream's (which the codec
- * would keep as properties of its own and so get a hidden class of its own: see OPTION_SLOTS in
- * decode.js), with `patch` over them.
+ * would keep as properties of its own and so get a hidden class of its own: see the option slots
+ * in Unpackr's constructor, decode.js), with `patch` over them.
  * @param {any} options @param {any} [patch]
  * @returns {any}
  */
