@@ -129,8 +129,10 @@ enum {
     WP_DEC_REC_STRICT = 1u << 4,      /* an undefined one-byte record id fails (UNKNOWN_RECORD) instead of
                                          being the integer 0x40-0x7f (lets a host load structures, then retry) */
     WP_DEC_BUNDLES = 1u << 5,         /* ext 0x62 and 0xc1 are msgpackr's bundled strings */
-    WP_DEC_VCACHE = 1u << 6           /* ASCII string values of WP_VC_MIN..WP_VC_MAX bytes go through the
+    WP_DEC_VCACHE = 1u << 6,          /* ASCII string values of WP_VC_MIN..WP_VC_MAX bytes go through the
                                          tables' value cache as VSTR entries (see wp_tables) */
+    WP_DEC_CBOR_DATES = 1u << 7       /* CBOR tag 1 over a number that fits 32 bits or a float (not an F32
+                                         entry) is one DATE entry: its ms as wp_cbor_secs_to_ms computes them */
 };
 
 /* MessagePack records (msgpackr's record extension). A record table has WP_REC_SLOTS words, one

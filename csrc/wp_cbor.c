@@ -56,7 +56,26 @@ static double wp_half_to_double(uint32_t h) {
     return (h & 0x8000) ? -v : v;
 }
 
-/* Is the number item at p (first byte known) one a number run may hold? Returns its size. */
+/* JavaScript's Math.round (the nearest integer, halves up), without libm: floor by truncation,
+ * exact below 2^52; NaN, the infinities and larger magnitudes are returned as they are (all
+ * integers past 2^52). */
+static double wp_js_round(double x) {
+    if (!(x > -4503599627370496.0 && x < 4503599627370496.0)) return x;
+    double f = (double)(int64_t)x;
+    if (f > x) f -= 1.0;
+    return (x - f >= 0.5) ? f + 1.0 : f;
+}
+
+/* Epoch seconds (tag 1) -> ms, as cbor.js's secondsToMs: the rounded product, moved by one ms
+ * when that gives back s exactly (0.001-step values whose product rounded the other way). */
+static double wp_cbor_secs_to_ms(double s) {
+    double m = wp_js_round(s * 1000.0);
+    if (m / 1000.0 == s) return m;
+    if ((m - 1.0) / 1000.0 == s) return m - 1.0;
+    if ((m + 1.0) / 1000.0 == s) return m + 1.0;
+    return m;
+}
+
 /* Bytes of the number whose head is b (integers that fit 32 bits and floats), 0 for anything
  * else: one table load (a switch here was an out-of-line call per element in number runs). */
 static const uint8_t wp_cbor_numsz[256] = {
@@ -624,6 +643,19 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
              * a packed table, a bundle) and its own meaning would be lost */
             if (wp_unlikely((arg >> 32) == WP_CBOR_MARK_REC_HI && (uint32_t)arg >= WP_CBOR_MARK_BUNDLE_LO)) FAIL(WP_ERR_RESERVED_TAG, start);
             if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
+            if (arg == 1 && (d->flags & WP_DEC_CBOR_DATES) && !bundle_s && hl < wp_rd_left(&r)) {
+                /* an epoch-seconds Date over a number the host gets as a number whatever its
+                 * int64 option (heads of up to 32 bits; floats, unless f32 values are F32
+                 * entries): one DATE entry, as the built-in decodeTag would make it. Anything
+                 * else, or a number cut short, takes the general way (a tag, then its item). */
+                const uint8_t *v = wp_rd_ptr(&r) + hl;
+                uint32_t vn = wp_cbor_num_size(v);
+                if (vn && vn <= wp_rd_left(&r) - hl && !(v[0] == 0xfa && f32_tagged)) {
+                    wp_tape_f64(&t, WP_T_DATE, wp_cbor_secs_to_ms(wp_cbor_num_at(v)));
+                    r.pos = start + hl + vn;
+                    goto item_done;
+                }
+            }
             if (wp_unlikely((arg == 14 || arg == 15) && bundle_end && d->max_str)) {
                 /* a string of a cbor-x bundle: its length (UTF-16 units, the unsigned integer
                  * after the tag) is a string's length like any other, under maxStrLength */

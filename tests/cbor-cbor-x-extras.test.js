@@ -84,3 +84,14 @@ describe('an extension for a typed-array tag', () => {
     expect(Array.from(after[1])).toEqual([3]);
   });
 });
+
+describe('an extension for tag 1', () => {
+  // (last in this file, after the typed-array one: extensions cannot be removed)
+  test('gets the number that C would otherwise have made a Date', () => {
+    const bytes = new Uint8Array([0x82, 0xc1, 0x1a, 0x55, 0xe3, 0x26, 0xa2, 0xc1, 0xf9, 0x3e, 0x00]); // [1(1440949922), 1(1.5)]
+    const before = decode(bytes);
+    expect(before.map((d) => d instanceof Date && d.getTime())).toEqual([1440949922000, 1500]);
+    addExtension({ Class: class Never2 {}, tag: 1, encode: () => null, decode: (n) => `1 over ${n}` });
+    expect(decode(bytes)).toEqual(['1 over 1440949922', '1 over 1.5']);
+  });
+});

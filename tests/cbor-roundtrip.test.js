@@ -363,6 +363,51 @@ describe('cross-decoding with cbor-x', () => {
     }), { numRuns: 2000 });
   });
 
+  test('tag 1 (epoch seconds) over a number: the Date C makes = the one decodeTag makes', () => {
+    // the default Decoder lets C turn tag 1 over a number of up to 32 bits, or a float, into a
+    // Date entry; one whose decodeTag is overridden gets the number and calls secondsToMs
+    class ThroughDecodeTag extends Decoder {
+      decodeTag(tag, value, reader) {
+        return super.decodeTag(tag, value, reader);
+      }
+    }
+    const be = (n, v) => Array.from({ length: n }, (_, i) => Number((BigInt(v) >> BigInt(8 * (n - 1 - i))) & 0xffn));
+    const f64 = (x) => { const b = new DataView(new ArrayBuffer(8)); b.setFloat64(0, x); return [0xfb, ...new Uint8Array(b.buffer)]; };
+    const f32 = (x) => { const b = new DataView(new ArrayBuffer(4)); b.setFloat32(0, x); return [0xfa, ...new Uint8Array(b.buffer)]; };
+    const intHead = (major, v) => (v < 24n ? [(major << 5) | Number(v)] : v < 256n ? [(major << 5) | 24, ...be(1, v)] : v < 65536n ? [(major << 5) | 25, ...be(2, v)] : v < 2n ** 32n ? [(major << 5) | 26, ...be(4, v)] : [(major << 5) | 27, ...be(8, v)]);
+    const number = fc.oneof(
+      fc.double().map(f64),
+      // whole milliseconds (what Dates are), where s * 1000 can round away from them
+      fc.maxSafeInteger().map((ms) => f64(ms / 1000)),
+      fc.integer({ min: -(2 ** 31), max: 2 ** 31 }).map((ms) => f64(ms / 1000)),
+      fc.float().map(f32),
+      fc.integer({ min: 0, max: 0xffff }).map((h) => [0xf9, h >> 8, h & 0xff]),
+      fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map((v) => intHead(0, v)),
+      fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map((v) => intHead(1, v)),
+      fc.constantFrom([0x1a, 0xff, 0xff, 0xff, 0xff], [0x3a, 0x7f, 0xff, 0xff, 0xff], [0x3a, 0x80, 0, 0, 0], [0xfb, 0x41, 0xd5, 0x78, 0xc9, 0xa8, 0x9f, 0xbe, 0x77]),
+      // seconds whose product by 1000 rounds one past the millisecond (secondsToMs moves back)
+      fc.constantFrom(-4399114247887222 / 1000, 4491800617641486 / 1000, -4477287190159.02, 4401548927291.322).map(f64),
+    );
+    const options = fc.constantFrom({}, { useFloat32: 3 }, { int64AsType: 'string' }, { int64AsType: 'bigint' });
+    fc.assert(fc.property(number, options, fc.boolean(), (num, opts, asKey) => {
+      // the Date alone, and as a map key (a Map, keys not all text) next to a text key
+      const input = new Uint8Array(asKey ? [0xa2, 0x61, 0x61, 0x01, 0xc1, ...num, 0x02] : [0x82, 0xc1, ...num, 0x01]);
+      const fast = new Decoder(opts).decode(input);
+      const slow = new ThroughDecodeTag(opts).decode(input);
+      const pick = (x) => (asKey ? [...x.keys()][1] : x[0]);
+      const [a, b] = [pick(fast), pick(slow)];
+      expect(Object.getPrototypeOf(a)).toBe(Object.getPrototypeOf(b));
+      if (a instanceof Date) expect(Object.is(a.getTime(), b.getTime())).toBe(true);
+      else expect(a).toEqual(b);
+    }), { numRuns: 3000 });
+    // and cut short after the tag, or inside the number: the same error either way
+    for (const cut of [[0xc1], [0xc1, 0x1a, 0x55], [0xc1, 0xfb, 0x41, 0xd5], [0xc1, 0xf9, 0x7c]]) {
+      const errorOf = (D) => { try { new D().decode(new Uint8Array(cut)); } catch (e) { return [e.code, e.offset, e.incomplete]; } return null; };
+      expect(errorOf(Decoder)).toEqual(errorOf(ThroughDecodeTag));
+      expect(errorOf(Decoder)).not.toBeNull();
+    }
+  });
+
   test('Dates, BigInts and Sets: the same tags as cbor-x', () => {
     // whole seconds in [2^16, 2^32): cbor-x always writes c1 1a ssssssss, which is also the
     // shortest head there (below 2^16 s wirepack writes a shorter head, e.g. Date(0) -> c1 00)

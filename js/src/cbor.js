@@ -444,6 +444,7 @@ export class Decoder extends Unpackr {
    * Whether Decoder#decodeTag's own handling decides what `tag` becomes: no extension has the
    * tag, and decodeTag is not overridden (the tape fast paths below stand in for it).
    * @param {number} tag
+   * @returns {boolean}
    */
   tagIsBuiltIn(tag) {
     return (extensionsByTag.size === 0 || !extensionsByTag.has(tag)) && this.decodeTag === Decoder.prototype.decodeTag;

@@ -31,6 +31,8 @@ const F_BUNDLES = 32;
  * (fresh values) 0.99-1.02x.
  */
 const F_VCACHE = 64;
+/** C makes CBOR tag 1 over a number a Date entry (WP_DEC_CBOR_DATES): only when decodeTag's own handling decides tag 1. */
+const F_CBOR_DATES = 128;
 const VC_INPUT_MAX = 4096;
 /** C error code for an undefined record id (csrc/wirepack.h) */
 const E_UNKNOWN_RECORD = 105;
@@ -1412,6 +1414,7 @@ function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
   }
   rt.calls++;
   if (len <= VC_INPUT_MAX) flags |= F_VCACHE;
+  if (cbor && opts.tagIsBuiltIn(1)) flags |= F_CBOR_DATES;
   const err = cbor ? rt.x.wpw_cbor_decode(len, flags, maxDepth, TABLE_RESET_FILL) : rt.x.wpw_decode(len, flags, maxDepth, TABLE_RESET_FILL);
   rt.refresh();
   const R = rt.u32, res = rt.res;
@@ -1620,6 +1623,16 @@ export class Unpackr {
    */
   tapeRecord(_tag, _reader) {
     return NOT_A_RECORD;
+  }
+
+  /**
+   * Whether the built-in decodeTag decides what CBOR tag `tag` becomes (CBOR decoders override
+   * this; a MessagePack Unpackr has no tags).
+   * @param {number} _tag
+   * @returns {boolean}
+   */
+  tagIsBuiltIn(_tag) {
+    return false;
   }
 
   /**

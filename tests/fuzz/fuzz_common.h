@@ -520,8 +520,18 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             } else if (tag == WP_T_F64) {
                 fz_canon_num(c, 'D', dv);
                 if (et) fz_et_number(et, dv);
+            } else if (cbor) {
+                /* tag 1 over a number, made a Date by C (WP_DEC_CBOR_DATES): rebuilt as tag 1
+                 * over its seconds, which decode to the same ms while s = ms / 1000 keeps every
+                 * millisecond apart (below 2^42 s) */
+                FZ_CHECK(d->flags & WP_DEC_CBOR_DATES, "DATE in a CBOR tape without WP_DEC_CBOR_DATES");
+                FZ_CHECK(dv != dv || dv == floor(dv), "CBOR DATE ms not an integer: %.17g", dv);
+                fz_canon_num(c, 'd', dv);
+                if (et) {
+                    if (!(fabs(dv) < 4.0e15)) x->skip = 1;
+                    else { fz_et_tag(et, WP_E_TAG, 1); fz_et_number(et, dv / 1000.0); }
+                }
             } else {
-                FZ_CHECK(!cbor, "DATE in a CBOR tape");
                 if (fz_limits[FZ_LIM_EXT] && fz_limits[FZ_LIM_EXT] < 12) x->over_unsure = 1;
                 fz_canon_num(c, 'd', dv);
                 if (et) {
@@ -1104,7 +1114,7 @@ static inline wp_err fz_check_decode(fz_dec *x, int fmt, const uint8_t *in, uint
     /* the other flags: same outcome */
     {
         uint32_t k1 = tb->nkeys, s1 = tb->nshapes;
-        uint32_t f2 = flags ^ (WP_DEC_MAPS_AS_OBJECTS | WP_DEC_NO_INTERN | WP_DEC_TAG_F32);
+        uint32_t f2 = flags ^ (WP_DEC_MAPS_AS_OBJECTS | WP_DEC_NO_INTERN | WP_DEC_TAG_F32 | (fmt == FZ_CBOR ? WP_DEC_CBOR_DATES : 0u));
         fz_dec y;
         wp_err r2 = fz_decode(&y, fmt, in, len, f2, max_depth);
         FZ_CHECK(r2 == rc && y.d.err.offset == d->err.offset && y.d.nvalues == d->nvalues && y.d.end == d->end,
