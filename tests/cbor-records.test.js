@@ -470,6 +470,27 @@ describe('record tags that the Decoder does not build itself', () => {
     same(new Decoder().decode(bytes), rows);
   });
 
+  test("a subclass's decodeTag never sees the decoder's own markers (record keys, packed tables, bundles)", () => {
+    // wp_cbor.c wraps what must be known first in marker tags (2^64 - 3 * 2^16 and up); they are
+    // the Decoder's business: a decodeTag that answers every tag itself still gets the records
+    const seen = [];
+    class Answering extends Decoder {
+      decodeTag(tag, value, reader) {
+        seen.push(tag);
+        if (typeof tag === 'bigint') return { bigTag: tag, value };
+        return super.decodeTag(tag, value, reader);
+      }
+    }
+    const inputs = [
+      new Encoder().encode(rows),
+      new Encoder({ pack: true }).encode([{ name: 'alpha', kind: 'alpha' }, { name: 'alpha', kind: 'beta' }, 'alpha', 'beta']),
+      new Encoder({ bundleStrings: true }).encode({ greeting: 'hello there', items: ['one', 'two', 'three'] }),
+    ];
+    for (const bytes of inputs) same(new Answering().decode(bytes), new Decoder().decode(bytes));
+    expect(seen.filter((t) => typeof t === 'bigint')).toEqual([]);
+    expect(seen.length).toBeGreaterThan(0);
+  });
+
   test('getStructures is asked once per record of an id that stays unknown (not twice), and loaded keys serve the later records', () => {
     let calls = 0;
     const unknown = fromHex('82d9e0058101d9e0058102'); // [0xe005 [1], 0xe005 [2]]: id 5 never defined

@@ -188,7 +188,7 @@ const PACKED_TABLE = 51, PACKED_REF = 6;
 /** Marker tags wp_cbor.c puts around the keys of a record definition (low 16 bits: its id)
  * and around the three tables of a packed item (low bits: element 0..2), so that they reach
  * decodeTag before the items after them are built. Real tags this high are not interpreted. */
-const MARK_REC = 0xffffffffffff0000n, MARK_PACK = 0xfffffffffffe0000n, MARK_BUNDLE = 0xfffffffffffd0000n;
+const MARK_REC_LO = 0xffff0000, MARK_PACK_LO = 0xfffe0000, MARK_BUNDLE_LO = 0xfffd0000;
 /** cbor-x's bundled strings: tag 0xdff9 [offset, ...], tags 14 (non-Latin) and 15 (Latin) n. */
 const BUNDLE_TAG = 0xdff9, BUNDLE_MAX = 0xf000;
 const NON_LATIN = /[\u0080-\uFFFF]/;
@@ -592,24 +592,35 @@ export class Decoder extends Unpackr {
             if (tag >= 1811940352 && tag <= 1879048191) return combine(value, p.suffixes[tag - 1811939328]);
           }
       }
-    } else if (tag >= MARK_BUNDLE) {
-      if (tag === MARK_BUNDLE) {
-        // [s0, s1, offset] from wp_cbor.c, before the bundle's value
-        const st = this.state();
-        st.bundle = [String(value[0]), String(value[1])];
-        st.b0 = st.b1 = 0;
-        return value[2];
-      }
-      if (tag >= MARK_REC) {
-        if (Array.isArray(value)) this.define(Number(tag - MARK_REC), value);
-        return value;
-      }
-      if (tag >= MARK_PACK && tag <= MARK_PACK + 2n) {
-        this.packedTable(Number(tag - MARK_PACK), value);
-        return value;
-      }
     }
     return new Tag(value, tag);
+  }
+
+  /**
+   * A marker of wp_cbor.c around what must be known before the items after it (tags 2^64 - 3 *
+   * 2^16 and up, which no input may use: C rejects them): a bundle's strings, a record's keys, a
+   * packed item's tables. They never reach decodeTag, so a subclass's decodeTag never sees them.
+   * @param {number} lo the tag's low 32 bits (the high ones are all set)
+   * @param {any} value
+   * @returns {any}
+   */
+  decodeMarker(lo, value) {
+    if (lo === MARK_BUNDLE_LO) {
+      // [s0, s1, offset] before the bundle's value
+      const st = this.state();
+      st.bundle = [String(value[0]), String(value[1])];
+      st.b0 = st.b1 = 0;
+      return value[2];
+    }
+    if (lo >= MARK_REC_LO) {
+      if (Array.isArray(value)) this.define(lo - MARK_REC_LO, value);
+      return value;
+    }
+    if (lo >= MARK_PACK_LO && lo <= MARK_PACK_LO + 2) {
+      this.packedTable(lo - MARK_PACK_LO, value);
+      return value;
+    }
+    return new Tag(value, 0xffffffff00000000n + BigInt(lo)); // (C writes no other)
   }
 
   /**

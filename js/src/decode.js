@@ -31,6 +31,8 @@ const F_BUNDLES = 32;
  * (fresh values) 0.99-1.02x.
  */
 const F_VCACHE = 64;
+/** The lowest of wp_cbor.c's marker tags, 0xffffffff_fffd0000: its low word. */
+const MARK_FIRST_LO = 0xfffd0000;
 /** C makes CBOR tag 1 over a number a Date entry (WP_DEC_CBOR_DATES): only when decodeTag's own handling decides tag 1. */
 const F_CBOR_DATES = 128;
 const VC_INPUT_MAX = 4096;
@@ -1170,6 +1172,9 @@ export class TapeReader {
         if (tag === 0xffffff) {
           const t = this.t;
           this.t = t + 2;
+          // wp_cbor.c's markers (tags from 2^64 - 3 * 2^16, which no input may use) go to the
+          // Decoder's own handling, without a BigInt
+          if (w[t + 1] === -1 && w[t] >>> 0 >= MARK_FIRST_LO) return this.opts.decodeMarker(w[t] >>> 0, this.v());
           const big = big64(w[t], w[t + 1], false);
           return this.opts.decodeTag(big <= 9007199254740991n ? Number(big) : big, this.v(), this);
         }
@@ -1623,6 +1628,16 @@ export class Unpackr {
    */
   tapeRecord(_tag, _reader) {
     return NOT_A_RECORD;
+  }
+
+  /**
+   * One of the CBOR decoder's markers (CBOR decoders override this; a MessagePack tape has none).
+   * @param {number} _lo
+   * @param {any} value
+   * @returns {any}
+   */
+  decodeMarker(_lo, value) {
+    return value;
   }
 
   /**
