@@ -491,6 +491,60 @@ describe('record tags that the Decoder does not build itself', () => {
     expect(seen.length).toBeGreaterThan(0);
   });
 
+  test('fast-check: records defined where they appear (tag 0xdfff), built from the tape = through decodeTag', () => {
+    // the default Decoder builds a 0xdfff record by its keys' shape straight from the tape; one
+    // whose decodeTag is overridden gets [id, keys, ...values] and builds it the general way
+    let inline = 0;
+    class ThroughDecodeTag extends Decoder {
+      decodeTag(tag, value, reader) {
+        if (tag === 0xdfff) inline++;
+        return super.decodeTag(tag, value, reader);
+      }
+    }
+    const head = (major, n) => (n < 24 ? [(major << 5) | n] : n < 256 ? [(major << 5) | 24, n] : n < 65536 ? [(major << 5) | 25, n >> 8, n & 255] : [(major << 5) | 26, n >>> 24, (n >> 16) & 255, (n >> 8) & 255, n & 255]);
+    const item = (v) => Array.from(encode(v));
+    const recKey = fc.oneof(key, fc.constantFrom('__proto__', 'constructor', 'toString', 'a', '1'), fc.integer({ min: 0, max: 30 }), fc.boolean());
+    const def = fc.record({
+      id: fc.oneof(fc.integer({ min: 0xe000, max: 0xe00f }), fc.constantFrom(5, 0xdfff, 0xffff, 0x10000)),
+      keys: fc.array(recKey, { maxLength: 6 }),
+      extra: fc.integer({ min: -2, max: 1 }), // values beyond (or short of) the keys
+      refs: fc.integer({ min: 0, max: 2 }),   // later references to the id, as many values as keys
+      nested: fc.boolean(),                   // the definition inside a map's value
+    });
+    fc.assert(fc.property(fc.array(def, { minLength: 1, maxLength: 4 }), exactValue, (defs, filler) => {
+      const items = [];
+      for (const { id, keys, extra, refs, nested } of defs) {
+        const nv = Math.max(0, keys.length + extra);
+        const vals = Array.from({ length: nv }, (_, i) => (i % 2 ? filler : i));
+        let rec = [0xd9, 0xdf, 0xff, ...head(4, 2 + nv), ...head(0, id), ...head(4, keys.length), ...keys.flatMap(item), ...vals.flatMap(item)];
+        if (nested) rec = [0xa1, 0x61, 0x6d, ...rec];
+        items.push(rec);
+        for (let k = 0; k < refs && id >= 0xe000 && id <= 0xffff; k++) items.push([0xd9, id >> 8, id & 255, ...head(4, keys.length), ...keys.map((_, i) => i + k)]);
+      }
+      const bytes = new Uint8Array([...head(4, items.length), ...items.flat()]);
+      const run = (D) => { try { return { ok: new D().decode(bytes) }; } catch (e) { return { err: [e.name, e.message] }; } };
+      inline = 0;
+      const fast = run(Decoder), slow = run(ThroughDecodeTag);
+      expect(fast).toEqual(slow);
+      if (slow.ok) expect(inline).toBe(defs.length); // (the general way was taken)
+      if (fast.ok) {
+        // own data properties, in the same order, on plain objects (a '__proto__' key included)
+        const walk = (a, b) => {
+          if (a === null || typeof a !== 'object') return;
+          expect(Object.getPrototypeOf(a)).toBe(Object.getPrototypeOf(b));
+          if (Array.isArray(a)) return a.forEach((x, i) => walk(x, b[i]));
+          expect(Reflect.ownKeys(a)).toEqual(Reflect.ownKeys(b));
+          for (const k of Reflect.ownKeys(a)) {
+            expect(Object.getOwnPropertyDescriptor(a, k).enumerable).toBe(true);
+            walk(a[k], b[k]);
+          }
+        };
+        walk(fast.ok, slow.ok);
+      }
+    }), { numRuns: 1500 });
+    expect(Object.prototype).not.toHaveProperty('p');
+  });
+
   test('getStructures is asked once per record of an id that stays unknown (not twice), and loaded keys serve the later records', () => {
     let calls = 0;
     const unknown = fromHex('82d9e0058101d9e0058102'); // [0xe005 [1], 0xe005 [2]]: id 5 never defined

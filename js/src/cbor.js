@@ -475,6 +475,34 @@ export class Decoder extends Unpackr {
   }
 
   /**
+   * A record defined where it first appears (tag 0xdfff over [id, keys, ...values], what
+   * `new Encoder()` writes for every first object of a shape in a message): the id defined, and
+   * the object built by the keys' shape from the values on the tape, with no array of them in
+   * between. NOT_A_RECORD, before anything is read, when decodeTag is not the built-in one or a
+   * keyMap is set; the general way (the array, then decodeTag) when the id or keys are not what
+   * a record takes or the values are not as many as the keys.
+   * @param {TapeReader} r
+   * @returns {any}
+   */
+  tapeInline(r) {
+    if (!this.tagIsBuiltIn(RECORD_INLINE) || this.mapKey !== null) return NOT_A_RECORD;
+    const n = r.w[r.t] >>> 8;
+    if (n < 2 || n === 0xffffff) return NOT_A_RECORD;
+    r.t++; // the array's header
+    const rawId = r.v(), keys = r.v();
+    const id = typeof rawId === 'number' ? rawId - RECORD_FIRST : -1;
+    if (id >= 0 && id < 8192 && Number.isInteger(id) && Array.isArray(keys) && keys.length === n - 2) {
+      const st = this.state();
+      st.recs[id] = keys;
+      const b = this.#slotFor(st, id, keys).b;
+      if (b !== NO_BUILDER) return (b.shape || (b.shape = new Shape(b.keys, true))).build(r);
+    }
+    const value = [rawId, keys];
+    for (let i = 2; i < n; i++) value.push(r.v());
+    return this.decodeTag(RECORD_INLINE, value, r);
+  }
+
+  /**
    * A typed-array tag (64-87) whose byte string is next on the tape: the typed array made from
    * the input's bytes, with no Buffer in between (decodeTag would get the bytes as a Buffer, then
    * view them again: two objects a value, 30% of a decode of many Uint8Arrays). NOT_A_RECORD,

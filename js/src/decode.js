@@ -1186,6 +1186,12 @@ export class TapeReader {
           const o = this.opts.tapeRecord(tag, this);
           if (o !== NOT_A_RECORD) return o;
         }
+        if (tag === 0xdfff && (w[this.t] & 0xff) === 13) {
+          // a record defined where it first appears (cbor-x's tag 0xdfff over [id, keys,
+          // ...values]): defined, and built by its shape from the tape when the Decoder can
+          const o = this.opts.tapeInline(this);
+          if (o !== NOT_A_RECORD) return o;
+        }
         if (tag >= 64 && tag <= 87 && (w[this.t] & 0xff) === 12) {
           // a typed array (RFC 8746) over a byte string: made from the tape's bytes directly
           const o = this.opts.tapeTyped(tag, this);
@@ -1648,6 +1654,16 @@ export class Unpackr {
    */
   tagIsBuiltIn(_tag) {
     return false;
+  }
+
+  /**
+   * A CBOR record defined where it first appears (tag 0xdfff), its array next on the tape: the
+   * object, or NOT_A_RECORD (CBOR decoders override this).
+   * @param {TapeReader} _reader
+   * @returns {any}
+   */
+  tapeInline(_reader) {
+    return NOT_A_RECORD;
   }
 
   /**
