@@ -191,6 +191,19 @@ describe('str boundaries (the UTF-8 byte length decides)', () => {
     expect(unpack(fromHex('da0003e282ac'))).toBe('€');
     expect(unpack(fromHex('db00000004f09f8dba'))).toBe('🍺');
   });
+
+  test('a leading U+FEFF is a character, not a byte-order mark: kept in keys and values', () => {
+    // (non-ASCII keys are decoded one by one with a TextDecoder, which by default drops a
+    // leading U+FEFF: the key lost its first character)
+    const bom = '\uFEFF';
+    const value = { [bom + 'k']: bom + 'é', [bom]: [bom + 'a', 'é' + bom, bom + 'ü'.repeat(40), bom + 'x'.repeat(70)], [bom + 'ключ']: bom };
+    expect(hex(pack(bom))).toBe('a3efbbbf');
+    expect(unpack(fromHex('a3efbbbf'))).toBe(bom);
+    expect(unpack(pack(value))).toEqual(value);
+    expect(decode(encode(value))).toEqual(value);
+    expect(new Unpackr({ useRecords: false }).unpack(new Packr({ useRecords: false }).pack([value, value]))).toEqual([value, value]);
+    expect(new Encoder().decode(new Encoder().encode([value, value]))).toEqual([value, value]);
+  });
 });
 
 // ---------------------------------------------------------------- bin

@@ -383,9 +383,11 @@ function loadRecords(rt, u, multiple) {
 
 /* ------------------------------------------------------------------ strings */
 
+// (ignoreBOM: a decoder that is not told so drops a leading U+FEFF, which here is the first
+// character of a key or of a slice of a string area, never a byte-order mark)
 const latin1Decoder = NodeBuffer ? null : new TextDecoder('latin1');
-const utf16Decoder = NodeBuffer ? null : new TextDecoder('utf-16le');
-const utf8Decoder = new TextDecoder('utf-8');
+const utf16Decoder = NodeBuffer ? null : new TextDecoder('utf-16le', { ignoreBOM: true });
+const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * @param {import('./runtime.js').Runtime} rt
