@@ -131,8 +131,10 @@ enum {
     WP_DEC_BUNDLES = 1u << 5,         /* ext 0x62 and 0xc1 are msgpackr's bundled strings */
     WP_DEC_VCACHE = 1u << 6,          /* ASCII string values of WP_VC_MIN..WP_VC_MAX bytes go through the
                                          tables' value cache as VSTR entries (see wp_tables) */
-    WP_DEC_CBOR_DATES = 1u << 7       /* CBOR tag 1 over a number that fits 32 bits or a float (not an F32
+    WP_DEC_CBOR_DATES = 1u << 7,      /* CBOR tag 1 over a number that fits 32 bits or a float (not an F32
                                          entry) is one DATE entry: its ms as wp_cbor_secs_to_ms computes them */
+    WP_DEC_CBOR_RECS = 1u << 8        /* CBOR tag 0xdfff over [id, keys, ...values], keys internable text as
+                                         many as the values: one CREC entry, then the values (WP_T_CREC) */
 };
 
 /* MessagePack records (msgpackr's record extension). A record table has WP_REC_SLOTS words, one
@@ -305,8 +307,11 @@ enum wp_dtag {
                            in CBOR, undefined), at least one of each kind. Those four are NaNs whose high
                            word is WP_RUN_NAN_HI and whose low word is a wp_run_special; a number that is
                            NaN has low word 0. (NUMRUN when the array holds numbers only.) */
-    WP_T_VSTR = 34    /* P = slot (bits 0-9) | length (bits 10-15); next word: stamp. An ASCII string
+    WP_T_VSTR = 34,   /* P = slot (bits 0-9) | length (bits 10-15); next word: stamp. An ASCII string
                          value whose bytes are the value cache's at that slot (WP_DEC_VCACHE) */
+    WP_T_CREC = 35    /* CBOR (WP_DEC_CBOR_RECS): a record defined where it appears, tag 0xdfff over
+                         [0xe000 + P, keys, ...values] whose keys are text C interned: next word the
+                         shape id of the keys; then the values, one per key */
 };
 
 /* The non-numbers of a SCALARRUN. */

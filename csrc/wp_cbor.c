@@ -226,6 +226,40 @@ _Static_assert((FR_CB_GUESS & (FR_ARR | FR_MAP | FR_ALL_STR | FR_ALL_INTERNED | 
 #define WP_CBOR_MARK_PACK_LO 0xfffe0000u  /* marker tag 0xffffffff_fffe0000 | element (0..2) */
 #define WP_CBOR_NO_ID 0xffffffffu
 
+/* cbor-x's record defined where it appears, tag 0xdfff over [0xe000 + id, [keys], ...values]:
+ * when the item at `at` is a definite array of 3 to WP_SHAPE_MAX_KEYS + 2 items (within
+ * maxArrayLength) whose first is a record id (0xe000 + 0..8191) and whose second is a definite
+ * array of as many complete text strings as there are values, each within maxStrLength and
+ * interned, the interned shape of those keys, with the id, the count and where the values start;
+ * else WP_NO_ID (keys interned before the one that failed stay interned, as a map's do). */
+static uint32_t wp_cbor_crec_scan(const wp_reader *r, uint32_t at, const wp_decoder *d, wp_tables *tb, uint32_t *kids,
+                                  uint32_t kcap, uint32_t *id, uint32_t *nk, uint32_t *values) {
+    wp_reader q = { r->base, at, r->len };
+    uint32_t m, h;
+    uint64_t a;
+    bool indef;
+    if (!wp_rd_has(&q, 1) || wp_cbor_head(&q, &m, &a, &h, &indef) != WP_OK || m != 4 || indef) return WP_NO_ID;
+    if (a < 3 || a - 2 > WP_SHAPE_MAX_KEYS || a - 2 > kcap || wp_over((uint32_t)a, d->max_array)) return WP_NO_ID;
+    const uint32_t n = (uint32_t)a - 2u;
+    q.pos += h;
+    if (!wp_rd_has(&q, 1) || wp_cbor_head(&q, &m, &a, &h, &indef) != WP_OK || m != 0 || a < 0xe000u || a > 0xe000u + 8191u) return WP_NO_ID;
+    *id = (uint32_t)a - 0xe000u;
+    q.pos += h;
+    if (!wp_rd_has(&q, 1) || wp_cbor_head(&q, &m, &a, &h, &indef) != WP_OK || m != 4 || indef || a != n || wp_over(n, d->max_array)) return WP_NO_ID;
+    q.pos += h;
+    for (uint32_t k = 0; k < n; k++) {
+        if (!wp_rd_has(&q, 1) || wp_cbor_head(&q, &m, &a, &h, &indef) != WP_OK || m != 3 || indef) return WP_NO_ID;
+        if (a > wp_rd_left(&q) - h || wp_over((uint32_t)a, d->max_str)) return WP_NO_ID;
+        const uint32_t s = q.pos + h;
+        kids[k] = wp_key_intern_at(tb, wp_rd_at(&q, s), (uint32_t)a, r->len - s);
+        if (kids[k] == WP_NO_ID) return WP_NO_ID;
+        q.pos = s + (uint32_t)a;
+    }
+    *nk = n;
+    *values = q.pos;
+    return wp_shape_intern(tb, kids, n);
+}
+
 wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
     wp_reader r = { d->in, 0, d->len };
     wp_tape t = { d->tape, 0, d->tape_cap };
@@ -654,6 +688,27 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                     wp_tape_f64(&t, WP_T_DATE, wp_cbor_secs_to_ms(wp_cbor_num_at(v)));
                     r.pos = start + hl + vn;
                     goto item_done;
+                }
+            }
+            if (arg == 0xdfffu && (d->flags & WP_DEC_CBOR_RECS) && intern && !bundle_s && !packed_open && sp + 4u < max_depth) {
+                /* cbor-x's record defined where it appears: when its keys are text C interns,
+                 * one CREC entry names the id and the keys' shape, and the values follow in the
+                 * frames the general way would use (a tag, then its array, the keys read: the
+                 * same depth for everything inside). Anything else, a limit or the input cut
+                 * short included, takes the general way, which reports it as usual (the depth
+                 * test above leaves the general way no depth error in what this skips). */
+                uint32_t rid, nk, vat;
+                const uint32_t sid = wp_cbor_crec_scan(&r, start + hl, d, tb, kscratch + ktop, kcap - ktop, &rid, &nk, &vat);
+                if (sid != WP_NO_ID) {
+                    wp_tape_tagp(&t, WP_T_CREC, rid);
+                    wp_tape_put(&t, sid);
+                    wp_frame *f = &fr[sp++];
+                    f->remaining = 1; f->count = 0; f->hdr = 0; f->n = 1; f->kstart = ktop; f->flags = FR_TAG; f->start = start;
+                    f = &fr[sp++];
+                    f->remaining = nk; f->count = 0; f->hdr = 0; f->n = nk + 2u; f->kstart = ktop; f->flags = FR_ARR; f->start = start + hl;
+                    if (sp > d->depth_seen) d->depth_seen = sp;
+                    r.pos = vat;
+                    continue;
                 }
             }
             if (wp_unlikely((arg == 14 || arg == 15) && bundle_end && d->max_str)) {

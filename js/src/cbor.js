@@ -4,7 +4,7 @@
  * as MessagePack and encodes the same encode tape, so the value builder and walker are shared;
  * this module adds what is CBOR's own: tags, simple values, and the types they carry.
  */
-import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, NOT_A_RECORD } from './decode.js';
+import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS } from './decode.js';
 import {
   Packr, Tape, writeBytes, writeHeader, FLOAT32_OPTIONS,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
@@ -472,6 +472,39 @@ export class Decoder extends Unpackr {
     const shape = b.shape || (b.shape = new Shape(b.keys, true));
     r.t++; // the array's header
     return shape.build(r);
+  }
+
+  /**
+   * What C may build itself for this Decoder (decode.js runDecode): Dates from tag 1 over a
+   * number when decodeTag decides tag 1, records defined where they appear when tapeInline
+   * would build them (no keyMap, decodeTag deciding tag 0xdfff).
+   * @returns {number}
+   */
+  cDecodeFlags() {
+    return (this.tagIsBuiltIn(1) ? F_CBOR_DATES : 0) | (this.mapKey === null && this.tagIsBuiltIn(RECORD_INLINE) ? F_CBOR_RECS : 0);
+  }
+
+  /**
+   * A record defined where it appears whose keys C interned as shape `sid` (a CREC entry, for
+   * what tapeInline does with the keys as strings): the id defined with a fresh copy of the
+   * keys, its slot in this call set for the references after it (tapeRecord), and the shape
+   * that builds the object from the values next on the tape.
+   * @param {number} id @param {number} sid @param {TapeReader} r
+   * @returns {Shape}
+   */
+  crecShape(id, sid, r) {
+    const rt = r.rt;
+    /** @type {RecordBuilder | undefined} */
+    let b = rt.crecBuilders[sid];
+    if (b === undefined) {
+      const names = r.shapes[sid].keys;
+      b = rt.crecBuilders[sid] = { seen: 0, fn: null, keys: names, shape: new Shape(names, true) };
+    }
+    const st = this.state();
+    const keys = b.keys.slice();
+    st.recs[id] = keys;
+    (st.rslots || (st.rslots = []))[id] = { keys, uses: 0, b };
+    return /** @type {Shape} */ (b.shape);
   }
 
   /**

@@ -33,8 +33,10 @@ const F_BUNDLES = 32;
 const F_VCACHE = 64;
 /** The lowest of wp_cbor.c's marker tags, 0xffffffff_fffd0000: its low word. */
 const MARK_FIRST_LO = 0xfffd0000;
-/** C makes CBOR tag 1 over a number a Date entry (WP_DEC_CBOR_DATES): only when decodeTag's own handling decides tag 1. */
-const F_CBOR_DATES = 128;
+/** C makes CBOR tag 1 over a number a Date entry (WP_DEC_CBOR_DATES): when decodeTag's own handling decides tag 1. */
+export const F_CBOR_DATES = 128;
+/** C makes a CBOR record defined where it appears a CREC entry (WP_DEC_CBOR_RECS): when the Decoder builds those itself. */
+export const F_CBOR_RECS = 256;
 const VC_INPUT_MAX = 4096;
 /** C error code for an undefined record id (csrc/wirepack.h) */
 const E_UNKNOWN_RECORD = 105;
@@ -929,6 +931,20 @@ export class TapeReader {
       }
       return ph;
     }
+    if (tag === 35) {
+      // a CBOR record whose keys C interned (CREC): the object first, so that its values may
+      // refer to it (what the placeholder above does for the general way)
+      this.t++;
+      const keys = this.opts.crecShape(word >>> 8, w[this.t++], this).keys;
+      /** @type {Record<string, unknown>} */
+      const o = {};
+      shared[idx] = o;
+      for (let i = 0; i < keys.length; i++) {
+        if (keys[i] === '__proto__') defineOwn(o, keys[i], this.v());
+        else o[keys[i]] = this.v();
+      }
+      return o;
+    }
     if (tag < 13 || tag > 16) {
       const v = this.v();
       shared[idx] = v;
@@ -1215,6 +1231,7 @@ export class TapeReader {
         this.recDef(word >>> 8);
         return this.v();
       case 28: return this.recShape(word >>> 8).build(this);
+      case 35: return this.opts.crecShape(word >>> 8, w[this.t++], this).build(this);
       case 32:
         this.recDefShape(word >>> 8);
         return this.v();
@@ -1297,13 +1314,13 @@ class DeepReader extends TapeReader {
         else this.recDefShape(tnum);
         continue;
       }
-      if ((tag >= 13 && tag <= 16) || tag === 28) {
+      if ((tag >= 13 && tag <= 16) || tag === 28 || tag === 35) {
         this.t++;
         let n = 0;
         /** @type {string[] | null} */
         let names = null;
-        if (tag === 16 || tag === 28) {
-          names = tag === 16 ? this.shapes[tnum].keys : this.recShape(tnum).keys;
+        if (tag === 16 || tag === 28 || tag === 35) {
+          names = tag === 16 ? this.shapes[tnum].keys : tag === 28 ? this.recShape(tnum).keys : this.opts.crecShape(tnum, w[this.t++], this).keys;
           n = names.length;
         } else {
           n = word >>> 8;
@@ -1311,7 +1328,8 @@ class DeepReader extends TapeReader {
         }
         const c = tag === 13 ? [] : tag === 14 ? new Map() : {};
         if (n > 0) {
-          stack.push({ tag, c, n, i: 0, hasKey: false, key: undefined, names });
+          // (a CREC's values are a record's: assigned by name, as tag 28's)
+          stack.push({ tag: tag === 35 ? 28 : tag, c, n, i: 0, hasKey: false, key: undefined, names });
           if (tag === 16) this.t++; // the first KEY word
           continue;
         }
@@ -1427,7 +1445,7 @@ function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
   }
   rt.calls++;
   if (len <= VC_INPUT_MAX) flags |= F_VCACHE;
-  if (cbor && opts.tagIsBuiltIn(1)) flags |= F_CBOR_DATES;
+  if (cbor) flags |= opts.cDecodeFlags();
   const err = cbor ? rt.x.wpw_cbor_decode(len, flags, maxDepth, TABLE_RESET_FILL) : rt.x.wpw_decode(len, flags, maxDepth, TABLE_RESET_FILL);
   rt.refresh();
   const R = rt.u32, res = rt.res;
@@ -1438,6 +1456,7 @@ function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
     rt.keys = [];
     rt.shapes = [];
     rt.recOfShape = [];
+    rt.crecBuilders = [];
     rt.compiled = 0;
     rt.fast = 0;
   }
@@ -1646,6 +1665,26 @@ export class Unpackr {
    */
   decodeMarker(_lo, value) {
     return value;
+  }
+
+  /**
+   * What the C decoder may build itself for this CBOR decoder (F_CBOR_*; CBOR decoders
+   * override this).
+   * @returns {number}
+   */
+  cDecodeFlags() {
+    return 0;
+  }
+
+  /**
+   * A CBOR record defined where it appears, its keys interned by C as shape `sid` (a CREC
+   * entry): the id defined, and the shape that builds it from the values next on the tape
+   * (CBOR decoders override this; a MessagePack tape has no CREC entries).
+   * @param {number} _id @param {number} _sid @param {TapeReader} _reader
+   * @returns {Shape}
+   */
+  crecShape(_id, _sid, _reader) {
+    throw new Error('wirepack: corrupt tape (CREC)');
   }
 
   /**

@@ -125,6 +125,9 @@ export class Runtime {
     /** record shapes by interned shape id (decode.js) */
     /** @type {import('./decode.js').Shape[]} */
     this.recOfShape = [];
+    /** CBOR record builders by interned shape id (cbor.js crecShape) */
+    /** @type {any[]} */
+    this.crecBuilders = [];
     /** record shapes by their keys (decode.js) */
     /** @type {Map<string, import('./decode.js').Shape> | null} */
     this.recShapes = null;

@@ -36,7 +36,7 @@ static const struct { const char *name; uint32_t tag; } tag_names[] = {
     { "MAP", WP_T_MAP }, { "OBJ", WP_T_OBJ }, { "SHAPED", WP_T_SHAPED }, { "EXT", WP_T_EXT },
     { "DATE", WP_T_DATE }, { "NUMRUN", WP_T_NUMRUN }, { "F32", WP_T_F32 }, { "UNDEF", WP_T_UNDEF },
     { "N64", WP_T_N64 }, { "TAG", WP_T_TAG }, { "SIMPLE", WP_T_SIMPLE }, { "BINC", WP_T_BINC },
-    { "PAD", WP_T_PAD }, { "SCALARRUN", WP_T_SCALARRUN },
+    { "PAD", WP_T_PAD }, { "SCALARRUN", WP_T_SCALARRUN }, { "CREC", WP_T_CREC },
 };
 
 static void xt_word(xtape *x, uint32_t w, uint8_t f) {
@@ -1218,6 +1218,102 @@ static void test_two_ways(void) {
     tu_end();
 }
 
+/* ===================================================================== records in C */
+
+/* Whether x's tape has a CREC entry (walking entry by entry would need the whole tape grammar:
+ * a word whose low byte is CREC and whose next word is a shape id of the tables is enough here,
+ * where no other word of these tapes can look like one). */
+static int has_crec(const tu_dec *x) {
+    for (uint32_t i = 0; i + 1 < x->d.tape_len; i++)
+        if ((x->d.tape[i] & 0xffu) == WP_T_CREC && x->d.tape[i + 1] < T.nshapes) return 1;
+    return 0;
+}
+
+static void test_crec(void) {
+    const uint32_t R = O | WP_DEC_CBOR_RECS;
+    tu_case("WP_DEC_CBOR_RECS: a record defined where it appears, its keys interned -> CREC");
+    static const struct { const char *hex; const char *want; } ok[] = {
+        { "d9dfff 83 19e000 81 6161 01", "CREC:0 #0 INT:1" },
+        /* the last id, two keys, a value that is itself a record (shape 1 is [a]: the inner keys) */
+        { "d9dfff 84 19ffff 82 6162 6161 02 d9dfff 83 19e001 81 6161 03", "CREC:8191 #0 INT:2 CREC:1 #1 INT:3" },
+        /* inside an array, and the same keys twice: one shape */
+        { "82 d9dfff 83 19e002 81 6161 04 d9dfff 83 19e003 81 6161 05", "ARR:2 CREC:2 #0 INT:4 CREC:3 #0 INT:5" },
+    };
+    tu_buf b = { 0 };
+    tu_dec x, y;
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        wp_tables_reset(&T);
+        b.len = 0;
+        tu_buf_hex(&b, ok[i].hex);
+        CHECK_ERR(tu_cbor_decode(&x, &T, b.p, b.len, R), WP_OK);
+        CHECK_XTAPE(&x.d, ok[i].want);
+        tu_dec_free(&x);
+    }
+    tu_case("WP_DEC_CBOR_RECS: anything else is decoded as without the flag");
+    static const char *const other[] = {
+        "d9dfff 83 05 81 6161 01",               /* an id below 0xe000 */
+        "d9dfff 83 1a00010000 81 6161 01",       /* above 0xffff */
+        "d9dfff 83 3900ff 81 6161 01",           /* negative */
+        "d9dfff 83 19e000 81 01 01",             /* a key that is not text */
+        "d9dfff 83 19e000 81 4161 01",           /* bytes */
+        "d9dfff 84 19e000 81 6161 01 02",        /* more values than keys */
+        "d9dfff 82 19e000 81 6161",              /* fewer */
+        "d9dfff 82 19e000 80",                   /* no keys */
+        "d9dfff 9f 19e000 81 6161 01 ff",        /* an indefinite array */
+        "d9dfff 83 19e000 9f 6161 ff 01",        /* indefinite keys */
+        "d9dfff 83 19e000 81 7f 6161 ff 01",     /* an indefinite key */
+        "d9dfff 83 19e000 a1 6161 01 01",        /* keys that are a map */
+        "d9dfff 83 19e000 81 78 41 " "61616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161" " 01", /* a key too long to intern */
+        "d9dfff 83 19e000 81 6161",              /* cut short: the value */
+        "d9dfff 83 19e000 81 62 61",             /* inside a key */
+        "d9dfff 83 19e0",                        /* inside the id */
+        "d9dfff 83",                             /* after the array head */
+    };
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        for (uint32_t depth = 0; depth <= 6; depth++) {
+            b.len = 0;
+            tu_buf_hex(&b, other[i]);
+            wp_tables_reset(&T);
+            wp_err ea = tu_cbor_decode_ex(&x, &T, b.p, b.len, R, depth);
+            wp_tables_reset(&T);
+            wp_err eb = tu_cbor_decode_ex(&y, &T, b.p, b.len, O, depth);
+            CHECK(ea == eb && x.d.err.offset == y.d.err.offset, "'%s' depth %u: %s at %u, without the flag %s at %u", other[i], depth,
+                  wp_err_name(ea), x.d.err.offset, wp_err_name(eb), y.d.err.offset);
+            CHECK(!has_crec(&x), "'%s' depth %u: a CREC entry", other[i], depth);
+            if (ea == WP_OK) {
+                int same = x.d.tape_len == y.d.tape_len;
+                for (uint32_t k = 0; same && k < x.d.tape_len; k++) same = x.d.tape[k] == y.d.tape[k];
+                CHECK(same, "'%s' depth %u: another tape", other[i], depth);
+            }
+            tu_dec_free(&x);
+            tu_dec_free(&y);
+        }
+    }
+    tu_case("WP_DEC_CBOR_RECS: the same outcome as without it at every depth limit and every cut");
+    static const char *const cut[] = { "82 d9dfff 84 19e000 82 6161 6162 81 01 a1 6163 02 03", "d9dfff 83 19e000 81 6161 d9dfff 83 19e001 81 6162 07" };
+    for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
+        b.len = 0;
+        tu_buf_hex(&b, cut[i]);
+        for (uint32_t len = 1; len <= b.len; len++) {
+            for (uint32_t depth = 1; depth <= 7; depth++) {
+                wp_tables_reset(&T);
+                wp_err ea = tu_cbor_decode_ex(&x, &T, b.p, len, R, depth);
+                int crec = has_crec(&x);
+                wp_tables_reset(&T);
+                wp_err eb = tu_cbor_decode_ex(&y, &T, b.p, len, O, depth);
+                CHECK(ea == eb && x.d.err.offset == y.d.err.offset && x.d.nvalues == y.d.nvalues, "'%s' [0, %u) depth %u: %s at %u, without the flag %s at %u",
+                      cut[i], len, depth, wp_err_name(ea), x.d.err.offset, wp_err_name(eb), y.d.err.offset);
+                /* (the records were made CREC entries wherever the depth leaves room) */
+                if (ea == WP_OK && depth >= 6) CHECK(crec, "'%s' depth %u: no CREC entry", cut[i], depth);
+                tu_dec_free(&x);
+                tu_dec_free(&y);
+            }
+        }
+    }
+    tu_buf_free(&b);
+    tu_end();
+}
+
 /* ===================================================================== main */
 
 int main(void) {
@@ -1233,5 +1329,6 @@ int main(void) {
     test_rollback();
     test_caller_buffers();
     test_two_ways();
+    test_crec();
     return tu_finish();
 }

@@ -825,6 +825,29 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             container = 1;
             break;
         }
+        case WP_T_CREC: {
+            /* a CBOR record defined where it appears, its keys interned (WP_DEC_CBOR_RECS): the
+             * shape id, then one value per key (in the input: a tag and its array, two levels) */
+            FZ_CHECK(cbor && (d->flags & WP_DEC_CBOR_RECS), "CREC without WP_DEC_CBOR_RECS");
+            FZ_CHECK(intern, "CREC with WP_DEC_NO_INTERN");
+            FZ_CHECK(p < 8192u, "CREC id %u", p);
+            FZ_CHECK(x->i < x->limit, "CREC past the end");
+            uint32_t sid = w[x->i++];
+            FZ_CHECK(sid < tb->nshapes, "CREC shape %u >= nshapes %u", sid, tb->nshapes);
+            uint32_t nk = tb->shape_len[sid];
+            FZ_CHECK(nk >= 1 && nk <= WP_SHAPE_MAX_KEYS, "CREC shape of %u keys", nk);
+            fz_lim(x, FZ_LIM_ARR, nk + 2u);
+            for (uint32_t k = 0; k < nk; k++) fz_lim(x, FZ_LIM_STR, tb->key_len[tb->shape_pool[tb->shape_off[sid] + k]]);
+            if (c) { fz_buf_u8(c, 'c'); fz_buf_u32(c, p); fz_buf_u32(c, nk); }
+            if (et) x->skip = 1;
+            if (dsp + 2 > x->depth) x->depth = (uint32_t)dsp + 2;
+            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
+            fz_wframe f = { nk, WP_T_REC, p, 0, 1, 0, 0 };
+            fr[sp++] = f;
+            dsp++;
+            container = 1;
+            break;
+        }
         case WP_T_REC: {
             FZ_CHECK(!cbor && x->recs, "REC without a record table");
             FZ_CHECK(p < WP_REC_SLOTS, "REC slot %u", p);
@@ -1114,7 +1137,7 @@ static inline wp_err fz_check_decode(fz_dec *x, int fmt, const uint8_t *in, uint
     /* the other flags: same outcome */
     {
         uint32_t k1 = tb->nkeys, s1 = tb->nshapes;
-        uint32_t f2 = flags ^ (WP_DEC_MAPS_AS_OBJECTS | WP_DEC_NO_INTERN | WP_DEC_TAG_F32 | (fmt == FZ_CBOR ? WP_DEC_CBOR_DATES : 0u));
+        uint32_t f2 = flags ^ (WP_DEC_MAPS_AS_OBJECTS | WP_DEC_NO_INTERN | WP_DEC_TAG_F32 | (fmt == FZ_CBOR ? WP_DEC_CBOR_DATES | WP_DEC_CBOR_RECS : 0u));
         fz_dec y;
         wp_err r2 = fz_decode(&y, fmt, in, len, f2, max_depth);
         FZ_CHECK(r2 == rc && y.d.err.offset == d->err.offset && y.d.nvalues == d->nvalues && y.d.end == d->end,

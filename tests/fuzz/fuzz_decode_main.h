@@ -74,6 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint32_t flags = cfg & 0x0fu;
     if (size & 1u) flags |= WP_DEC_VCACHE; /* (no config bit is free: half the inputs, by length) */
     if (FZ_FORMAT == FZ_CBOR && (size & 2u)) flags |= WP_DEC_CBOR_DATES; /* (the same way) */
+    if (FZ_FORMAT == FZ_CBOR && (size & 4u)) flags |= WP_DEC_CBOR_RECS;
     uint32_t max_depth = fz_depths[(cfg >> 4) & 7u];
     size_t skip = 1;
     uint32_t feat = 0;
