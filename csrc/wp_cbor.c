@@ -228,8 +228,9 @@ _Static_assert((FR_CB_GUESS & (FR_ARR | FR_MAP | FR_ALL_STR | FR_ALL_INTERNED | 
 
 /* cbor-x's record defined where it appears, tag 0xdfff over [0xe000 + id, [keys], ...values]:
  * when the item at `at` is a definite array of 3 to WP_SHAPE_MAX_KEYS + 2 items (within
- * maxArrayLength) whose first is a record id (0xe000 + 0..8191) and whose second is a definite
- * array of as many complete text strings as there are values, each within maxStrLength and
+ * maxArrayLength, and so is the shorter array of keys) whose first is a record id (0xe000 +
+ * 0..8191) and whose second is a definite array of as many complete text strings as there are
+ * values, each within maxStrLength and
  * interned, the interned shape of those keys, with the id, the count and where the values start;
  * else WP_NO_ID (keys interned before the one that failed stay interned, as a map's do). */
 static uint32_t wp_cbor_crec_scan(const wp_reader *r, uint32_t at, const wp_decoder *d, wp_tables *tb, uint32_t *kids,
@@ -245,7 +246,7 @@ static uint32_t wp_cbor_crec_scan(const wp_reader *r, uint32_t at, const wp_deco
     if (!wp_rd_has(&q, 1) || wp_cbor_head(&q, &m, &a, &h, &indef) != WP_OK || m != 0 || a < 0xe000u || a > 0xe000u + 8191u) return WP_NO_ID;
     *id = (uint32_t)a - 0xe000u;
     q.pos += h;
-    if (!wp_rd_has(&q, 1) || wp_cbor_head(&q, &m, &a, &h, &indef) != WP_OK || m != 4 || indef || a != n || wp_over(n, d->max_array)) return WP_NO_ID;
+    if (!wp_rd_has(&q, 1) || wp_cbor_head(&q, &m, &a, &h, &indef) != WP_OK || m != 4 || indef || a != n) return WP_NO_ID;
     q.pos += h;
     for (uint32_t k = 0; k < n; k++) {
         if (!wp_rd_has(&q, 1) || wp_cbor_head(&q, &m, &a, &h, &indef) != WP_OK || m != 3 || indef) return WP_NO_ID;
@@ -677,14 +678,14 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
              * a packed table, a bundle) and its own meaning would be lost */
             if (wp_unlikely((arg >> 32) == WP_CBOR_MARK_REC_HI && (uint32_t)arg >= WP_CBOR_MARK_BUNDLE_LO)) FAIL(WP_ERR_RESERVED_TAG, start);
             if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
-            if (arg == 1 && (d->flags & WP_DEC_CBOR_DATES) && !bundle_s && hl < wp_rd_left(&r)) {
+            if (arg == 1 && (d->flags & WP_DEC_CBOR_DATES) && !bundle_s && left > 0) {
                 /* an epoch-seconds Date over a number the host gets as a number whatever its
                  * int64 option (heads of up to 32 bits; floats, unless f32 values are F32
                  * entries): one DATE entry, as the built-in decodeTag would make it. Anything
                  * else, or a number cut short, takes the general way (a tag, then its item). */
-                const uint8_t *v = wp_rd_ptr(&r) + hl;
+                const uint8_t *v = wp_rd_at(&r, start + hl);
                 uint32_t vn = wp_cbor_num_size(v);
-                if (vn && vn <= wp_rd_left(&r) - hl && !(v[0] == 0xfa && f32_tagged)) {
+                if (vn && vn <= left && !(v[0] == 0xfa && f32_tagged)) {
                     wp_tape_f64(&t, WP_T_DATE, wp_cbor_secs_to_ms(wp_cbor_num_at(v)));
                     r.pos = start + hl + vn;
                     goto item_done;

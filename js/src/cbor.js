@@ -4,7 +4,7 @@
  * as MessagePack and encodes the same encode tape, so the value builder and walker are shared;
  * this module adds what is CBOR's own: tags, simple values, and the types they carry.
  */
-import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS } from './decode.js';
+import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS, MARK_FIRST_LO } from './decode.js';
 import {
   Packr, Tape, writeBytes, writeHeader, FLOAT32_OPTIONS,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
@@ -188,7 +188,7 @@ const PACKED_TABLE = 51, PACKED_REF = 6;
 /** Marker tags wp_cbor.c puts around the keys of a record definition (low 16 bits: its id)
  * and around the three tables of a packed item (low bits: element 0..2), so that they reach
  * decodeTag before the items after them are built. Real tags this high are not interpreted. */
-const MARK_REC_LO = 0xffff0000, MARK_PACK_LO = 0xfffe0000, MARK_BUNDLE_LO = 0xfffd0000;
+const MARK_REC_LO = 0xffff0000, MARK_PACK_LO = 0xfffe0000, MARK_BUNDLE_LO = MARK_FIRST_LO;
 /** cbor-x's bundled strings: tag 0xdff9 [offset, ...], tags 14 (non-Latin) and 15 (Latin) n. */
 const BUNDLE_TAG = 0xdff9, BUNDLE_MAX = 0xf000;
 const NON_LATIN = /[\u0080-\uFFFF]/;
@@ -497,8 +497,8 @@ export class Decoder extends Unpackr {
     /** @type {RecordBuilder | undefined} */
     let b = rt.crecBuilders[sid];
     if (b === undefined) {
-      const names = r.shapes[sid].keys;
-      b = rt.crecBuilders[sid] = { seen: 0, fn: null, keys: names, shape: new Shape(names, true) };
+      const shape = r.recordShapeOf(sid);
+      b = rt.crecBuilders[sid] = { seen: 0, fn: null, keys: shape.keys, shape };
     }
     const st = this.state();
     const keys = b.keys.slice();

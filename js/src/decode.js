@@ -31,8 +31,8 @@ const F_BUNDLES = 32;
  * (fresh values) 0.99-1.02x.
  */
 const F_VCACHE = 64;
-/** The lowest of wp_cbor.c's marker tags, 0xffffffff_fffd0000: its low word. */
-const MARK_FIRST_LO = 0xfffd0000;
+/** The lowest of wp_cbor.c's marker tags, 0xffffffff_fffd0000 (a bundle's): its low word. */
+export const MARK_FIRST_LO = 0xfffd0000;
 /** C makes CBOR tag 1 over a number a Date entry (WP_DEC_CBOR_DATES): when decodeTag's own handling decides tag 1. */
 export const F_CBOR_DATES = 128;
 /** C makes a CBOR record defined where it appears a CREC entry (WP_DEC_CBOR_RECS): when the Decoder builds those itself. */
@@ -729,15 +729,22 @@ export class TapeReader {
   }
 
   /**
+   * The record shape (values without KEY words) of interned shape `sid`: one per runtime and
+   * shape, for MessagePack's record definitions and CBOR's (crecShape) alike.
+   * @param {number} sid
+   * @returns {Shape}
+   */
+  recordShapeOf(sid) {
+    const recOf = this.rt.recOfShape;
+    return recOf[sid] || (recOf[sid] = new Shape(this.shapes[sid].keys, true));
+  }
+
+  /**
    * A record definition whose keys C interned as a shape (the id is the next tape word).
    * @param {number} p the RECDEFS payload
    */
   recDefShape(p) {
-    const sid = this.w[this.t++];
-    const rt = this.rt;
-    const recOf = rt.recOfShape;
-    let shape = recOf[sid];
-    if (shape === undefined) shape = recOf[sid] = new Shape(this.shapes[sid].keys, true);
+    const shape = this.recordShapeOf(this.w[this.t++]);
     (this.recs || (this.recs = []))[p & 0xfffff] = shape;
     if (this.opts.structures) {
       const keys = shape.keys.slice();
