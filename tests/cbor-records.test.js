@@ -329,6 +329,35 @@ describe('sequential', () => {
   });
 });
 
+describe('one Encoder, encoding after encoding', () => {
+  // what a call leaves for the next: its ids forgotten (kept when sequential), the keys of ids
+  // from maxSharedStructures up never in `structures` after a call, and the ring of transitions
+  // with per-call ids, which wraps within a call and, sequential, across calls
+  const shapes = (n, from) => Array.from({ length: n }, (_, i) => ({ ['k' + (from + i)]: i, same: true }));
+  const keysOf = (s) => Array.from(s, (k) => (k ? [...k] : k));
+
+  test('more than 256 shapes across a sequential stream, and the structures after every call', () => {
+    for (const opts of [{}, { sequential: true }, { structures: [], maxSharedStructures: 3 }]) {
+      const e = new Encoder({ ...opts, structures: opts.structures && [] }), c = new cborx.Encoder({ ...opts, structures: opts.structures && [] });
+      for (const v of [shapes(200, 0), shapes(100, 150), shapes(40, 0), [shapes(300, 500), shapes(5, 0)], shapes(2, 900), [shapes(60, 740), shapes(5, 0)]]) {
+        expect(hex(e.encode(v))).toBe(hex(c.encode(v)));
+        expect(keysOf(e.structures)).toEqual(keysOf(c.structures));
+      }
+    }
+  });
+
+  test("fast-check: the structures after every call are cbor-x's", () => {
+    fc.assert(fc.property(fc.array(exactValue, { minLength: 1, maxLength: 5 }), fc.constantFrom(0, 1, 2), (vs, k) => {
+      const opts = [{}, { sequential: true }, { structures: [], maxSharedStructures: 2 }][k];
+      const e = new Encoder({ ...opts, structures: opts.structures && [] }), c = new cborx.Encoder({ ...opts, structures: opts.structures && [] });
+      for (const v of vs) {
+        expect(hex(e.encode(v))).toBe(hex(c.encode(v)));
+        expect(keysOf(e.structures)).toEqual(keysOf(c.structures));
+      }
+    }), { numRuns: 100 });
+  });
+});
+
 describe('shared structures (structures, saveStructures, getStructures)', () => {
   test('a new shape becomes a shared structure: the same bytes and the same saved data as cbor-x', () => {
     const savedW = [], savedC = [];

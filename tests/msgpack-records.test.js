@@ -133,6 +133,37 @@ describe('useRecords', () => {
   });
 });
 
+describe('one Packr, message after message', () => {
+  // what a call leaves behind for the next (own ids forgotten, or kept when sequential; the ring
+  // of transitions with own ids, which wraps within a message and, sequential, across messages)
+  const optionSets = [
+    () => ({}), () => ({ maxOwnStructures: 3 }), () => ({ sequential: true }), () => ({ sequential: true, maxOwnStructures: 2 }),
+    () => ({ structures: [], maxSharedStructures: 2, maxOwnStructures: 3 }),
+  ];
+  const keysOf = (s) => Array.from(s, (k) => (k ? [...k] : k));
+
+  test("property: msgpackr's bytes and structures after every pack", () => {
+    fc.assert(fc.property(fc.array(fc.tuple(tree, objects), { minLength: 1, maxLength: 5 }), fc.integer({ min: 0, max: optionSets.length - 1 }), (docs, k) => {
+      const w = new Packr(optionSets[k]()), m = new msgpackr.Packr({ variableMapSize: true, ...optionSets[k]() });
+      for (const d of docs) {
+        expect(hex(w.pack(d))).toBe(hex(m.pack(d)));
+        expect(keysOf(w.structures)).toEqual(keysOf(m.structures));
+      }
+    }), { numRuns: 100 });
+  });
+
+  test('more shapes than own ids, in one message and across a sequential stream', () => {
+    const shapes = (n, from) => Array.from({ length: n }, (_, i) => ({ ['k' + (from + i)]: i, same: true }));
+    for (const opts of [{}, { maxOwnStructures: 5 }, { sequential: true }, { sequential: true, maxOwnStructures: 5 }]) {
+      const w = new Packr(opts), m = new msgpackr.Packr({ variableMapSize: true, ...opts });
+      for (const d of [shapes(100, 0), shapes(7, 50), shapes(3, 0), [shapes(70, 10), shapes(2, 95)]]) {
+        expect(hex(w.pack(d))).toBe(hex(m.pack(d)));
+        expect(keysOf(w.structures)).toEqual(keysOf(m.structures));
+      }
+    }
+  });
+});
+
 describe('shared structures', () => {
   test('structures: shared ids are written without definitions', () => {
     const structures = [['a', 'b'], ['x']];

@@ -6,7 +6,7 @@
  */
 import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS, MARK_FIRST_LO } from './decode.js';
 import {
-  Packr, Tape, writeBytes, writeHeader, FLOAT32_OPTIONS,
+  Packr, Tape, IdQueue, writeBytes, writeHeader, writeKey, FLOAT32_OPTIONS,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
 } from './encode.js';
 import { diagnose } from './diagnose.js';
@@ -1015,8 +1015,8 @@ export class Encoder extends Packr {
     /** @type {any[] | undefined} */
     this.sharedValues = undefined;
     /** transition nodes of ids defined in this call (cleared after it unless sequential) */
-    /** @type {any[]} */
-    this.recordIdsToRemove = [];
+    /** @type {IdQueue<any>} */
+    this.recordIdsToRemove = new IdQueue(MAX_STRUCTURES);
     this.transitionsCount = 0;
     this.serializationsSinceTransitionRebuild = 0;
     this.hasSharedUpdate = false;
@@ -1152,15 +1152,17 @@ export class Encoder extends Packr {
   endRecords() {
     const structures = this.recStructures;
     if (this.serializationsSinceTransitionRebuild < 10) this.serializationsSinceTransitionRebuild++;
+    // (ids from maxSharedStructures up are not stored: see writeRecord)
     if (structures.length > this.maxSharedStructures) structures.length = this.maxSharedStructures;
+    const q = this.recordIdsToRemove;
     if (this.transitionsCount > 10000) {
       structures.transitions = null;
       this.serializationsSinceTransitionRebuild = 0;
       this.transitionsCount = 0;
-      if (this.recordIdsToRemove.length > 0) this.recordIdsToRemove = [];
-    } else if (this.recordIdsToRemove.length > 0 && !this.sequential) {
-      for (const t of this.recordIdsToRemove) t[RECORD_ID] = undefined;
-      this.recordIdsToRemove = [];
+      q.reset(undefined, true);
+    } else if (q.n > 0 && !this.sequential) {
+      for (let i = 0; i < q.n; i++) q.a[(q.h + i) % q.cap][RECORD_ID] = undefined;
+      q.reset();
     }
   }
 
@@ -1528,8 +1530,8 @@ export class Encoder extends Packr {
       } else {
         recordId = parentRecordId;
       }
-      structures[recordId] = k;
       if (recordId < this.maxSharedStructures) {
+        structures[recordId] = k;
         this.writeTag(T, RECORD_FIRST + recordId);
         let t = structures.transitions;
         for (let i = 0; i < length; i++) {
@@ -1542,12 +1544,30 @@ export class Encoder extends Packr {
         transition[RECORD_ID] = recordId;
         this.writeTag(T, RECORD_INLINE);
         if (newTransitions) this.transitionsCount += this.serializationsSinceTransitionRebuild * newTransitions;
-        if (this.recordIdsToRemove.length >= MAX_STRUCTURES - this.maxSharedStructures) this.recordIdsToRemove.shift()[RECORD_ID] = undefined;
-        this.recordIdsToRemove.push(transition);
+        // (cbor-x stores the keys of these ids too, and cuts them off after the call: no one
+        // reads them in between, and the store and the cut cost 80 ns a message)
+        const q = this.recordIdsToRemove;
+        if (q.n >= MAX_STRUCTURES - this.maxSharedStructures) q.shift()[RECORD_ID] = undefined;
+        q.push(transition);
         writeHeader(T, E_ARR, length + 2);
         this.writeNumber(T, RECORD_FIRST + recordId);
         writeHeader(T, E_ARR, k.length);
-        for (let i = 0; i < k.length; i++) this.write(T, k[i], depth);
+        if (this.write === Packr.prototype.write) {
+          // strings as they go (no packing or bundles): from the key cache, as map keys
+          /** @type {any} */
+          let node = T.kc.root;
+          for (let i = 0; i < k.length; i++) {
+            const key = k[i];
+            if (typeof key === 'string') {
+              node = writeKey(T, node, key);
+            } else {
+              this.write(T, key, depth);
+              node = null;
+            }
+          }
+        } else {
+          for (let i = 0; i < k.length; i++) this.write(T, k[i], depth);
+        }
         this.writeRecordValues(T, object, depth, length);
         return;
       }

@@ -308,6 +308,58 @@ export class Tape {
 }
 
 /**
+ * The record transitions given per-message ids, oldest first, as a ring over an array that stays
+ * from call to call. Emptying a plain array after every message (a new `[]`, whose first push
+ * allocates its backing store, or `length = 0`, a runtime call) cost 40-70 ns: a tenth of the
+ * encode of a small message with records, which clears it each time.
+ * @template T
+ */
+export class IdQueue {
+  /** @param {number} cap entries it may hold (the caller shifts before a push when it is full) */
+  constructor(cap) {
+    this.cap = Math.max(cap, 1);
+    /** @type {T[]} */
+    this.a = [];
+    /** index of the oldest entry, and the number of entries */
+    this.h = 0;
+    this.n = 0;
+  }
+
+  /** @param {T} t */
+  push(t) {
+    this.a[(this.h + this.n) % this.cap] = t;
+    this.n++;
+  }
+
+  /** The oldest entry, removed (the queue is not empty). @returns {T} */
+  shift() {
+    const t = this.a[this.h];
+    this.h = (this.h + 1) % this.cap;
+    this.n--;
+    return t;
+  }
+
+  /** The entries, oldest first. @returns {T[]} */
+  toArray() {
+    const out = new Array(this.n);
+    for (let i = 0; i < this.n; i++) out[i] = this.a[(this.h + i) % this.cap];
+    return out;
+  }
+
+  /**
+   * Make the entries these, oldest first (at most cap of them), or none; `drop` also lets go of
+   * the array, and with it what earlier entries referred to.
+   * @param {T[]} [items] @param {boolean} [drop]
+   */
+  reset(items, drop) {
+    if (drop) this.a = [];
+    this.h = 0;
+    this.n = 0;
+    if (items !== undefined) for (const t of items) this.push(t);
+  }
+}
+
+/**
  * Record settings of a Packr (msgpackr's), and the bookkeeping that lives across calls.
  */
 class RecordState {
@@ -321,8 +373,8 @@ class RecordState {
     this.twoByte = maxShared > 32 || maxOwn + maxShared > 64;
     this.sharedLimitId = maxShared + 0x40;
     this.maxStructureId = maxShared + maxOwn + 0x40;
-    /** @type {Transition[]} transitions with own (per-message) ids, oldest first */
-    this.toRemove = [];
+    /** @type {IdQueue<Transition>} transitions with own (per-message) ids, oldest first */
+    this.toRemove = new IdQueue(maxOwn);
     this.transitionsCount = 0;
     this.sinceRebuild = 0;
     this.hasSharedUpdate = false;
@@ -542,16 +594,22 @@ export class Packr extends Unpackr {
     rs.depth--;
     if (rs.sinceRebuild < 10) rs.sinceRebuild++;
     const shared = s.sharedLength || 0;
+    // (own ids are not stored when the call forgets them: see newMpRecord)
     if (s.length > shared && !rs.sequential) s.length = shared;
+    const q = rs.toRemove;
     if (rs.transitionsCount > 10000) {
       // rebuild now and then after many new transitions, so that the trie does not only grow
       s.transitions = null;
       rs.sinceRebuild = 0;
       rs.transitionsCount = 0;
-      rs.toRemove = [];
-    } else if (rs.toRemove.length > 0 && !rs.sequential) {
-      for (const t of rs.toRemove) { t.id = 0; t.word = 0; }
-      rs.toRemove = [];
+      q.reset(undefined, true);
+    } else if (q.n > 0 && !rs.sequential) {
+      for (let i = 0; i < q.n; i++) {
+        const t = q.a[(q.h + i) % q.cap];
+        t.id = 0;
+        t.word = 0;
+      }
+      q.reset();
     }
     if (rs.pending !== null && rs.depth === 0) {
       const toPromote = rs.pending;
@@ -644,12 +702,12 @@ export class Packr extends Unpackr {
     const shared = s.sharedLength || 0;
     const savedNextId = s.nextId, savedNextOwnId = s.nextOwnId;
     const savedOwn = s.slice(shared);
-    const savedRemove = rs.toRemove;
+    const savedRemove = rs.toRemove.toArray();
     const savedIds = savedRemove.map((t) => t.id);
     const savedCount = rs.transitionsCount;
     const savedUpdate = rs.hasSharedUpdate;
     for (const t of savedRemove) { t.id = 0; t.word = 0; }
-    rs.toRemove = [];
+    rs.toRemove.reset();
     s.length = shared;
     s.nextOwnId = undefined;
     rs.transitionsCount = 0;
@@ -684,14 +742,14 @@ export class Packr extends Unpackr {
     } finally {
       rs.depth = depth;
       rs.sequential = seq;
-      for (const t of rs.toRemove) { t.id = 0; t.word = 0; }
+      for (const t of rs.toRemove.toArray()) { t.id = 0; t.word = 0; }
       /** @type {Structures} */
       const cur = self.structures;
       const curShared = cur.sharedLength || 0;
       for (let i = Math.max(0, curShared - shared); i < savedOwn.length; i++) {
         if (savedOwn[i] !== undefined) cur[shared + i] = savedOwn[i];
       }
-      rs.toRemove = savedRemove;
+      rs.toRemove.reset(savedRemove);
       for (let i = 0; i < savedRemove.length; i++) {
         const t = savedRemove[i];
         if (t.id === 0 && t.keys) { t.id = savedIds[i]; t.word = recWord(t.id, /** @type {any} */ (t.keys).highByte); }
@@ -1039,7 +1097,9 @@ export class Packr extends Unpackr {
     t.id = id;
     t.word = recWord(id, high);
     t.keys = keys;
-    s[id - 0x40] = keys;
+    // an own id's keys are kept in the structures only by sequential packing; otherwise the
+    // call would drop them again at its end (a store and a length cut: 80 ns a message)
+    if (id < rs.sharedLimitId || rs.sequential) s[id - 0x40] = keys;
     if (T.p + 2 > T.cap) T.grow(2);
     if (id < rs.sharedLimitId) {
       /** @type {any} */ (keys).isShared = true;
@@ -1049,20 +1109,27 @@ export class Packr extends Unpackr {
     } else {
       T.u32[T.p++] = (t.word & ~0xff) | E_RECDEF;
       if (fresh) rs.transitionsCount += rs.sinceRebuild * fresh;
-      if (rs.toRemove.length >= rs.maxOwn) {
-        const old = /** @type {Transition} */ (rs.toRemove.shift());
+      if (rs.toRemove.n >= rs.maxOwn) {
+        const old = rs.toRemove.shift();
         old.id = 0;
         old.word = 0;
       }
       rs.toRemove.push(t);
       if (T.ids === null && T.bundle === null) {
-        // the keys array, directly (no identity to track, no strings to bundle)
+        // the keys array, directly (no identity to track, no strings to bundle), its strings
+        // as map keys are written: from the key cache, each the word of its cached entry
         const n = keys.length;
         writeHeader(T, E_ARR, n);
+        /** @type {KeyNode | null} */
+        let node = T.kc.root;
         for (let i = 0; i < n; i++) {
           const k = keys[i];
-          if (typeof k === 'string') writeString(T, k);
-          else this.write(T, k, depth);
+          if (typeof k === 'string') {
+            node = writeKey(T, node, k);
+          } else {
+            this.write(T, k, depth);
+            node = null;
+          }
         }
       } else {
         this.write(T, keys, depth);
@@ -1375,7 +1442,7 @@ function keyNext(T, kc, node, k) {
  * @param {Tape} T @param {KeyNode | null} node @param {string} k
  * @returns {KeyNode | null}
  */
-function writeKey(T, node, k) {
+export function writeKey(T, node, k) {
   const kc = T.kc;
   if (node === null || kc.skip > 0) {
     if (kc.skip > 0) kc.skip--;
