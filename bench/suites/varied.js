@@ -33,10 +33,33 @@ function moreTypes(base, name) {
 }
 
 /**
+ * The libraries' default instances, as their READMEs use them: `new Packr()` (msgpackr) and
+ * `new Encoder()` (cbor-x) write records, each message defining the shapes it uses (the free
+ * pack/encode do not). For wirepack and those two peers, on the records input only; the same
+ * instance decodes.
+ */
+function defaultInstance(base, name, cbor) {
+  const ctor = cbor ? 'Encoder' : 'Packr';
+  return {
+    ...base,
+    variant: `small-messages-records input only: new ${ctor}()`,
+    create: (lib) => {
+      const inst = cbor ? new lib.Encoder() : new lib.Packr();
+      return cbor
+        ? { encode: (obj) => inst.encode(obj), decode: (buf) => inst.decode(buf), encodeLabel: `${name} new Encoder().encode(obj);`, decodeLabel: `${name} new Encoder().decode(buf);` }
+        : { encode: (obj) => inst.pack(obj), decode: (buf) => inst.unpack(buf), encodeLabel: `${name} new Packr().pack(obj);`, decodeLabel: `${name} new Packr().unpack(buf);` };
+    },
+  };
+}
+
+/**
  * Why a contender is left out of a category (null: it takes part). Decided per category from what
  * each library's format and API can represent, not from speed; the verify step would FAIL them.
  */
 function exclusion(cat, id) {
+  if (cat.records && (id === 'JSON' || id === '@msgpack/msgpack' || id === 'notepack.io')) {
+    return 'no records mode (this input times the default instances of msgpackr and cbor-x, which write records)';
+  }
   if (cat.json === false && id === 'JSON') {
     return cat.name === 'dates' ? 'JSON has no date type (a Date becomes an ISO string)' : cat.typedArrays ? 'JSON has no typed arrays' : 'JSON has no binary type';
   }
@@ -145,7 +168,7 @@ function prepareStream(c, loaded, input) {
 const envSet = (k) => process.env[k] !== undefined && process.env[k] !== '';
 
 /**
- * This suite's timing: 14 inputs x 7 contenders would take ~2 min per pass at the harness defaults,
+ * This suite's timing: 15 inputs x 7 contenders would take ~2 min per pass at the harness defaults,
  * so unless BENCH_ROUNDS / BENCH_BATCH_MS / BENCH_WARMUP_MS are set it runs 7 rounds of 25 ms
  * batches after 100 ms of warm-up (quick, a smoke run: 2 rounds of 1 ms batches after 2 ms).
  */
@@ -187,7 +210,9 @@ export default {
     `come from a ${DISTINCT_KEYS.toLocaleString('en-US')}-key vocabulary (each key once per pass over the stream; one timed operation is one ` +
     `of its ${DISTINCT_KEY_SEGMENTS} segments, 10^4 fresh keys, and each call takes the next, so key tables cycle through 10^5 keys); ` +
     '1,000 small messages of 50-200 B; short and long strings, ASCII and not (CJK, Hangul, Cyrillic, Arabic, Devanagari, emoji with ZWJ ' +
-    'sequences and flags); float-heavy; integer-heavy; binary-heavy; typed arrays; Dates; records of one shape and of 250 shapes. ' +
+    'sequences and flags); float-heavy; integer-heavy; binary-heavy; typed arrays; Dates; records of one shape and of 250 shapes; ' +
+    'and small messages again through the default instances `new Packr()` and `new Encoder()`, which write records (each message defines ' +
+    'the shapes it uses), for wirepack, msgpackr and cbor-x only. ' +
     'In the two stream inputs every message is encoded (decoded) on its own, in order. Each contender must decode its own ' +
     'encoding to exactly the input first (`bench/lib/verify.js`: same types, a typed array of the same class, byte-exact binaries, ' +
     'same Date times). Left out where the format cannot represent the input (said per input): JSON from binary, typed arrays and Dates; ' +
@@ -230,6 +255,7 @@ export default {
         let x = c;
         if (cat.typedArrays && c.id === 'wirepack') x = moreTypes(c, 'wirepack');
         if (cat.typedArrays && c.id === 'msgpackr') x = moreTypes(c, 'msgpackr');
+        if (cat.records) x = defaultInstance(c, c.id, c.id === 'wirepack/cbor' || c.id === 'cbor-x');
         contenders.push(g.kind === 'stream' ? streamOf(x, g.doc[0].length) : x);
       }
       const input = { file: cat.name, doc: g.doc, prepare: g.kind === 'stream' ? prepareStream : undefined };
