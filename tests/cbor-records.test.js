@@ -13,7 +13,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import * as cborx from 'cbor-x';
-import { encode, decode, Encoder, Decoder, Tag, SharedData } from 'wirepack/cbor';
+import { encode, decode, Encoder, Decoder, Tag, SharedData, addExtension } from 'wirepack/cbor';
 import { hex, fromHex } from './helpers/bytes.js';
 
 import example from './vectors/example.json';
@@ -355,6 +355,41 @@ describe('one Encoder, encoding after encoding', () => {
         expect(keysOf(e.structures)).toEqual(keysOf(c.structures));
       }
     }), { numRuns: 100 });
+  });
+});
+
+describe('definitions a call keeps until it needs its state', () => {
+  // a Decoder without structures defers what a message's definitions need (a state, the id's
+  // table) until something reads them: a reference, a nested call, or nothing at all
+  test('a nested decode inside a message keeps the outer definitions, and has its own', () => {
+    const dec = new Decoder();
+    addExtension({ tag: 40123, Class: class Nested {}, decode: (bytes) => dec.decode(bytes) });
+    const inner = new Encoder().encode({ b: 1 }); // defines id 0 as [b]
+    const outer = new Encoder().encode([{ a: 1 }, new Tag(inner, 40123), { a: 2 }, { a: 3 }]); // id 0 is [a]
+    expect(hex(outer)).toContain('d9e000'); // {a: 2} refers to id 0
+    expect(dec.decode(outer)).toEqual([{ a: 1 }, { b: 1 }, { a: 2 }, { a: 3 }]);
+    expect(dec.decode(inner)).toEqual({ b: 1 });
+  });
+
+  test('a call that fails drops its definitions: the next call does not see them', () => {
+    const dec = new Decoder();
+    const defined = new Encoder().encode([{ a: 1 }, 'x']);
+    expect(() => dec.decode(defined.subarray(0, defined.length - 1))).toThrow();
+    const ref = fromHex('d9e0008102'); // 0xe000 [2]: id 0, never defined in this call
+    expect(dec.unpack(ref)).toEqual(new Tag([2], 0xe000)); // (the call Decoder inherits: no reset of its own)
+    expect(dec.decode(ref)).toEqual(new Tag([2], 0xe000));
+    // and after a call that succeeds
+    expect(dec.decode(defined)).toEqual([{ a: 1 }, 'x']);
+    expect(dec.decode(ref)).toEqual(new Tag([2], 0xe000));
+    expect(dec.decodeMultiple(ref)).toEqual([new Tag([2], 0xe000)]);
+  });
+
+  test('the same id defined twice in a message, then referred to: the later keys', () => {
+    const dec = new Decoder();
+    // 0xdfff [0xe000, [a], 1], 0xdfff [0xe000, [b], 2], 0xe000 [3]
+    const bytes = fromHex('83' + 'd9dfff8319e00081616101' + 'd9dfff8319e00081616202' + 'd9e0008103');
+    expect(dec.decode(bytes)).toEqual([{ a: 1 }, { b: 2 }, { b: 3 }]);
+    expect(new cborx.Decoder().decode(bytes)).toEqual([{ a: 1 }, { b: 2 }, { b: 3 }]);
   });
 });
 

@@ -321,6 +321,11 @@ export class Decoder extends Unpackr {
     /** the state of the decode call in progress (saved and restored around nested calls) */
     /** @type {DecodeState | null} */
     this.st = null;
+    /** records defined (CREC entries) while there is no state yet: id, builder, ... (npend
+     * entries), made part of the state when the call needs one (state()), dropped with the call */
+    /** @type {any[]} */
+    this.pend = [];
+    this.npend = 0;
     /** setSizeLimits version these limits reflect; this Decoder's own limits */
     this.limitsVersion = 0;
     /** @type {number[] | undefined} */
@@ -340,7 +345,29 @@ export class Decoder extends Unpackr {
 
   /** @returns {DecodeState} */
   state() {
-    return this.st || (this.st = new DecodeState(this));
+    if (this.st !== null) return this.st;
+    const st = (this.st = new DecodeState(this));
+    if (this.npend !== 0) {
+      // the definitions made before the state, in order, as crecShape makes them with one
+      const p = this.pend, n = this.npend;
+      this.npend = 0;
+      for (let i = 0; i < n; i += 2) this.defineCrec(st, p[i], p[i + 1]);
+    }
+    return st;
+  }
+
+  /** The start of a call: the outer call's (if any) pending definitions made part of its state. */
+  enterCall() {
+    if (this.npend !== 0) this.state();
+    const saved = this.st;
+    this.st = null;
+    return saved;
+  }
+
+  /** @param {DecodeState | null} saved */
+  leaveCall(saved) {
+    this.st = saved;
+    this.npend = 0;
   }
 
   /**
@@ -350,13 +377,12 @@ export class Decoder extends Unpackr {
    */
   decode(source) {
     if (this.limitsVersion !== sizeLimits.version) this.applySizeLimits();
-    const saved = this.st;
-    this.st = null;
+    const saved = this.enterCall();
     try {
       const v = this.unpack(source);
       return this.mapKey === null ? v : this.unmapKeys(v);
     } finally {
-      this.st = saved;
+      this.leaveCall(saved);
     }
   }
 
@@ -371,8 +397,7 @@ export class Decoder extends Unpackr {
    */
   decodeMultiple(source, forEach) {
     if (this.limitsVersion !== sizeLimits.version) this.applySizeLimits();
-    const saved = this.st;
-    this.st = null;
+    const saved = this.enterCall();
     try {
       if (this.mapKey === null) return this.unpackMultiple(source, forEach && ((v) => forEach(v)));
       const out = this.unpackMultiple(source, forEach && ((v) => forEach(this.unmapKeys(v))));
@@ -381,7 +406,7 @@ export class Decoder extends Unpackr {
       if (this.mapKey !== null && e instanceof DecodeError && e.values) e.values = e.values.map((v) => this.unmapKeys(v));
       throw e;
     } finally {
-      this.st = saved;
+      this.leaveCall(saved);
     }
   }
 
@@ -500,11 +525,29 @@ export class Decoder extends Unpackr {
       const shape = r.recordShapeOf(sid);
       b = rt.crecBuilders[sid] = { seen: 0, fn: null, keys: shape.keys, shape };
     }
-    const st = this.state();
+    if (this.st === null && !this.structures) {
+      // no state yet, and the call's ids are its own (no structures): the definition waits
+      // until the call needs its state, which a message that only defines its records never
+      // does (a state, its two tables, the copy of the keys and a slot for every message of
+      // new Encoder() were a fifth of decoding small ones)
+      const p = this.pend, n = this.npend;
+      p[n] = id;
+      p[n + 1] = b;
+      this.npend = n + 2;
+    } else {
+      this.defineCrec(this.state(), id, b);
+    }
+    return /** @type {Shape} */ (b.shape);
+  }
+
+  /**
+   * Record `id` defined in st with a fresh copy of builder b's keys.
+   * @param {DecodeState} st @param {number} id @param {RecordBuilder} b
+   */
+  defineCrec(st, id, b) {
     const keys = b.keys.slice();
     st.recs[id] = keys;
     (st.rslots || (st.rslots = []))[id] = { keys, uses: 0, b };
-    return /** @type {Shape} */ (b.shape);
   }
 
   /**
