@@ -377,6 +377,37 @@ describe('wirepack pack -> msgpackr unpack', () => {
   });
 });
 
+describe('a call\'s own definitions end with it (the decoder side)', () => {
+  test('a slot one call defined reads as the structures say in the next, which defines another', () => {
+    // (an Unpackr that is not trusted forgets a message's definitions after it)
+    const m1 = fromHex('92' + 'd4724091a16101' + 'd4724191a16202'); // [{a: 1}, {b: 2}], defining 0x40 and 0x41
+    const m2 = fromHex('92' + 'd4724191a16303' + '4004'); // defines 0x41 as [c]; 0x40 is the structures' [x]
+    for (const make of [() => new Unpackr({ structures: [['x']] }), () => new Packr({ structures: [['x']] })]) {
+      const u = make();
+      same(u.unpack(m1), [{ a: 1 }, { b: 2 }]);
+      same(u.unpack(m2), [{ c: 3 }, { x: 4 }]);
+      same(u.unpack(m1), [{ a: 1 }, { b: 2 }]);
+      same(u.unpack(m2), [{ c: 3 }, { x: 4 }]);
+    }
+    // (msgpackr 2.1.4 gives { a: 4 } there: it restores a structure a message redefined only
+    // when the structure is marked isShared, as the ones its Packr saves are, and these are not)
+  });
+
+  test('definitions are kept only where the Unpackr keeps them: trusted, and within unpackMultiple', () => {
+    const m1 = fromHex('d4724091a16101'); // {a: 1}, defining 0x40
+    const ref = fromHex('4002'); // 0x40 again, undefined without its definition
+    const t = new Unpackr({ structures: [], trusted: true });
+    same(t.unpack(m1), { a: 1 });
+    same(t.unpack(ref), { a: 2 });
+    expect(t.structures.map((k) => [...k])).toEqual([['a']]);
+    const u = new Unpackr({ structures: [] });
+    same(u.unpack(m1), { a: 1 });
+    expect(u.structures.length).toBe(0);
+    const both = new Uint8Array([...m1, ...ref]);
+    same(u.unpackMultiple(both), [{ a: 1 }, { a: 2 }]);
+  });
+});
+
 describe('msgpackr pack -> wirepack unpack (decoder side)', () => {
   test('property: records from msgpackr', () => {
     fc.assert(fc.property(tree, objects, (t, objs) => {

@@ -620,12 +620,23 @@ export class TapeReader {
     /** CBOR shareable values (tag 28), in order; null until the first */
     /** @type {any[] | null} */
     this.shared = null;
-    /** MessagePack records defined in this call: slot -> shape */
-    /** @type {Shape[] | null} */
+    /** MessagePack records defined in this call: slot -> shape (ownRecs once there is one) */
+    /** @type {(Shape | undefined)[] | null} */
     this.recs = null;
+    /** the table recs becomes, kept from call to call (a reader serves every call of its
+     * runtime), and the slots this call set in it, which end() clears: a new table for every
+     * message of new Packr() was 5% of decoding small ones */
+    /** @type {(Shape | undefined)[]} */
+    this.ownRecs = [];
+    /** @type {number[]} */
+    this.ownSlots = [];
+    this.nOwn = 0;
     /** definitions in tape order: slot, keys, ... (kept in the Unpackr's structures after) */
     /** @type {any[] | null} */
     this.defs = null;
+    /** whether the Unpackr keeps this call's definitions (trusted, or unpackMultiple): the
+     * interned ones (recDefShape) are only listed in defs then */
+    this.keepDefs = false;
     /** structured-clone ids (ext 0x69) of this call */
     /** @type {Map<number, {target: any, used: boolean}> | null} */
     this.refs = null;
@@ -669,8 +680,9 @@ export class TapeReader {
     this.uc = 0;
     this.ue = 0;
     this.shared = null;
-    this.recs = null;
+    this.clearRecs();
     this.defs = null;
+    this.keepDefs = opts.trusted === true;
     this.refs = null;
     this.b1 = '';
     this.b2 = '';
@@ -683,9 +695,30 @@ export class TapeReader {
     this.opts = /** @type {any} */ (null);
     this.A = this.U = this.b1 = this.b2 = '';
     this.shared = null;
-    this.recs = null;
+    this.clearRecs();
     this.defs = null;
     this.refs = null;
+  }
+
+  /** Forget the records this call defined (recs). */
+  clearRecs() {
+    if (this.recs !== null) {
+      const a = this.ownRecs, slots = this.ownSlots;
+      for (let i = 0; i < this.nOwn; i++) a[slots[i]] = undefined;
+      this.nOwn = 0;
+      this.recs = null;
+    }
+  }
+
+  /**
+   * Record `slot` defined in this call.
+   * @param {number} slot @param {Shape} shape
+   */
+  defineRec(slot, shape) {
+    const a = this.ownRecs;
+    if (a[slot] === undefined) this.ownSlots[this.nOwn++] = slot;
+    a[slot] = shape;
+    this.recs = a;
   }
 
   /**
@@ -724,7 +757,7 @@ export class TapeReader {
     const raw = this.v();
     const keys = /** @type {any[]} */ (raw).map((k) => recordKey(k, this.opts, at));
     if (p & RECDEF_HB0) /** @type {any} */ (keys).highByte = 0;
-    (this.recs || (this.recs = []))[slot] = recordShape(this.rt, keys, slot);
+    this.defineRec(slot, recordShape(this.rt, keys, slot));
     (this.defs || (this.defs = [])).push(slot, keys);
   }
 
@@ -745,8 +778,10 @@ export class TapeReader {
    */
   recDefShape(p) {
     const shape = this.recordShapeOf(this.w[this.t++]);
-    (this.recs || (this.recs = []))[p & 0xfffff] = shape;
-    if (this.opts.structures) {
+    this.defineRec(p & 0xfffff, shape);
+    // (the keys only where the Unpackr keeps them after the call: #keepDefinitions; a copy of
+    // them for every definition of every message of new Packr() was a tenth of its decode)
+    if (this.keepDefs && this.opts.structures) {
       const keys = shape.keys.slice();
       if (p & RECDEF_HB0) /** @type {any} */ (keys).highByte = 0;
       (this.defs || (this.defs = [])).push(p & 0xfffff, keys);
@@ -1797,6 +1832,7 @@ export class Unpackr {
     if (count > 0) {
       // Values before the failing one are complete on the tape; positions need a second pass.
       const r = reader(rt, bytes, this);
+      r.keepDefs = true;
       const ep = rt.u32[rt.res + 16] >> 2;
       const ends = forEach ? rt.u32.slice(ep, ep + count) : null;
       for (let i = 0; i < count; i++) {
