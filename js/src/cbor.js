@@ -6,7 +6,7 @@
  */
 import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS, MARK_FIRST_LO } from './decode.js';
 import {
-  Packr, Tape, IdQueue, writeBytes, writeHeader, writeKey, FLOAT32_OPTIONS,
+  Packr, Tape, IdQueue, writeBytes, writeHeader, FLOAT32_OPTIONS,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
 } from './encode.js';
 import { diagnose } from './diagnose.js';
@@ -1595,22 +1595,9 @@ export class Encoder extends Packr {
         writeHeader(T, E_ARR, length + 2);
         this.writeNumber(T, RECORD_FIRST + recordId);
         writeHeader(T, E_ARR, k.length);
-        if (this.write === Packr.prototype.write) {
-          // strings as they go (no packing or bundles): from the key cache, as map keys
-          /** @type {any} */
-          let node = T.kc.root;
-          for (let i = 0; i < k.length; i++) {
-            const key = k[i];
-            if (typeof key === 'string') {
-              node = writeKey(T, node, key);
-            } else {
-              this.write(T, key, depth);
-              node = null;
-            }
-          }
-        } else {
-          for (let i = 0; i < k.length; i++) this.write(T, k[i], depth);
-        }
+        // (strings as they go, no packing or bundles: from the key cache, as map keys)
+        if (this.write === Packr.prototype.write) this.writeDefKeys(T, k, depth);
+        else for (let i = 0; i < k.length; i++) this.write(T, k[i], depth);
         this.writeRecordValues(T, object, depth, length);
         return;
       }

@@ -1116,26 +1116,34 @@ export class Packr extends Unpackr {
       }
       rs.toRemove.push(t);
       if (T.ids === null && T.bundle === null) {
-        // the keys array, directly (no identity to track, no strings to bundle), its strings
-        // as map keys are written: from the key cache, each the word of its cached entry
-        const n = keys.length;
-        writeHeader(T, E_ARR, n);
-        /** @type {KeyNode | null} */
-        let node = T.kc.root;
-        for (let i = 0; i < n; i++) {
-          const k = keys[i];
-          if (typeof k === 'string') {
-            node = writeKey(T, node, k);
-          } else {
-            this.write(T, k, depth);
-            node = null;
-          }
-        }
+        // the keys array, directly (no identity to track, no strings to bundle)
+        writeHeader(T, E_ARR, keys.length);
+        this.writeDefKeys(T, keys, depth);
       } else {
         this.write(T, keys, depth);
       }
     }
     return true;
+  }
+
+  /**
+   * The keys of a record definition, after its array header (both formats): strings as map keys
+   * are written, from the key cache (the word of each one's cached entry), anything else
+   * through write().
+   * @param {Tape} T @param {any[]} keys @param {number} depth
+   */
+  writeDefKeys(T, keys, depth) {
+    /** @type {KeyNode | null} */
+    let node = T.kc.root;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (typeof k === 'string') {
+        node = writeKey(T, node, k);
+      } else {
+        this.write(T, k, depth);
+        node = null;
+      }
+    }
   }
 
   /** @param {Tape} T @param {Record<string, unknown>} o @param {number} depth */
@@ -1442,7 +1450,7 @@ function keyNext(T, kc, node, k) {
  * @param {Tape} T @param {KeyNode | null} node @param {string} k
  * @returns {KeyNode | null}
  */
-export function writeKey(T, node, k) {
+function writeKey(T, node, k) {
   const kc = T.kc;
   if (node === null || kc.skip > 0) {
     if (kc.skip > 0) kc.skip--;
