@@ -1204,7 +1204,7 @@ export class Encoder extends Packr {
       this.transitionsCount = 0;
       q.reset(undefined, true);
     } else if (q.n > 0 && !this.sequential) {
-      for (let i = 0; i < q.n; i++) q.a[(q.h + i) % q.cap][RECORD_ID] = undefined;
+      for (let i = 0; i < q.n; i++) q.at(i)[RECORD_ID] = undefined;
       q.reset();
     }
   }

@@ -339,10 +339,15 @@ export class IdQueue {
     return t;
   }
 
+  /** The i-th entry from the oldest (i < n). @param {number} i @returns {T} */
+  at(i) {
+    return this.a[(this.h + i) % this.cap];
+  }
+
   /** The entries, oldest first. @returns {T[]} */
   toArray() {
     const out = new Array(this.n);
-    for (let i = 0; i < this.n; i++) out[i] = this.a[(this.h + i) % this.cap];
+    for (let i = 0; i < this.n; i++) out[i] = this.at(i);
     return out;
   }
 
@@ -605,7 +610,7 @@ export class Packr extends Unpackr {
       q.reset(undefined, true);
     } else if (q.n > 0 && !rs.sequential) {
       for (let i = 0; i < q.n; i++) {
-        const t = q.a[(q.h + i) % q.cap];
+        const t = q.at(i);
         t.id = 0;
         t.word = 0;
       }
