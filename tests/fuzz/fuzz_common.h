@@ -380,6 +380,13 @@ static inline void fz_lim(fz_walk *x, int k, uint32_t n) {
     if (fz_limits[k] && n > fz_limits[k]) x->over = 1;
 }
 
+/* Push a frame onto the walk's stack (fz_walk_values: fr, sp, fcap), growing it when full. */
+#define FZ_PUSH(...) do { \
+        if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); } \
+        fz_wframe f_ = __VA_ARGS__; \
+        fr[sp++] = f_; \
+    } while (0)
+
 /* Walk nvalues top-level values from the tape start. Traps on any malformed entry. */
 static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_depth) {
     const wp_decoder *d = x->d;
@@ -714,9 +721,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
                 if (tag == WP_T_MAP) FZ_CHECK(!as_obj, "empty MAP with WP_DEC_MAPS_AS_OBJECTS");
                 break;
             }
-            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
-            fz_wframe f = { tag == WP_T_ARR ? n : 2 * n, tag, 0, 0, 1, 0, 0 };
-            fr[sp++] = f;
+            FZ_PUSH({ tag == WP_T_ARR ? n : 2 * n, tag, 0, 0, 1, 0, 0 });
             dsp++;
             container = 1;
             break;
@@ -731,9 +736,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             if (et) fz_et_len(et, WP_E_MAP, n);
             if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
             if (n == 0) break;
-            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
-            fz_wframe f = { 2 * n, WP_T_SHAPED, p, 0, 1, 0, 0 };
-            fr[sp++] = f;
+            FZ_PUSH({ 2 * n, WP_T_SHAPED, p, 0, 1, 0, 0 });
             dsp++;
             container = 1;
             break;
@@ -767,10 +770,8 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
                 else { fz_et_tag(et, WP_E_TAG, WP_LEN_ESCAPE); fz_et_word(et, (uint32_t)tv); fz_et_word(et, (uint32_t)(tv >> 32)); }
             }
             if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
-            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
             /* sid 51: a packed item (cbor-x's tag 51), in which packed references may be keys */
-            fz_wframe f = { 1, WP_T_TAG, tv == 51 ? 51u : 0u, 0, 1, 0, 0 };
-            fr[sp++] = f;
+            FZ_PUSH({ 1, WP_T_TAG, tv == 51 ? 51u : 0u, 0, 1, 0, 0 });
             if (bundle_marker && !x->nolim) x->nolim = (uint32_t)sp;
             dsp++;
             container = 1;
@@ -794,9 +795,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             if (c) { fz_buf_u8(c, 'r'); fz_buf_u32(c, slot); }
             if (et) x->skip = 1;
             if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
-            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
-            fz_wframe f = { 2, WP_T_RECDEF, slot, 0, 1, 0, hb };
-            fr[sp++] = f;
+            FZ_PUSH({ 2, WP_T_RECDEF, slot, 0, 1, 0, hb });
             dsp++;
             container = 1;
             break;
@@ -818,9 +817,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             if (c) { fz_buf_u8(c, 'r'); fz_buf_u32(c, slot); fz_buf_u32(c, nk); }
             if (et) x->skip = 1;
             if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
-            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
-            fz_wframe f = { 1, WP_T_RECDEF, slot, nk, 1, 0, hb };
-            fr[sp++] = f;
+            FZ_PUSH({ 1, WP_T_RECDEF, slot, nk, 1, 0, hb });
             dsp++;
             container = 1;
             break;
@@ -841,9 +838,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             if (c) { fz_buf_u8(c, 'c'); fz_buf_u32(c, p); fz_buf_u32(c, nk); }
             if (et) x->skip = 1;
             if (dsp + 2 > x->depth) x->depth = (uint32_t)dsp + 2;
-            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
-            fz_wframe f = { nk, WP_T_REC, p, 0, 1, 0, 0 };
-            fr[sp++] = f;
+            FZ_PUSH({ nk, WP_T_REC, p, 0, 1, 0, 0 });
             dsp++;
             container = 1;
             break;
@@ -868,9 +863,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             uint32_t nf = (e & ~WP_REC_HB0) - 1u;
             if (nf == 0) break;
             if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
-            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
-            fz_wframe f = { nf, WP_T_REC, p, 0, 1, 0, 0 };
-            fr[sp++] = f;
+            FZ_PUSH({ nf, WP_T_REC, p, 0, 1, 0, 0 });
             dsp++;
             container = 1;
             break;
@@ -886,9 +879,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             fz_lim(x, FZ_LIM_EXT, n);
             if (c) { fz_buf_u8(c, 'P'); fz_buf_u8(c, p); fz_buf_u32(c, n); fz_buf_put(c, d->in + off, n); }
             if (et) x->skip = 1;
-            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
-            fz_wframe f = { 1, WP_T_EXTP, 0, 0, 1, (uint32_t)is_key, 0 };
-            fr[sp++] = f;
+            FZ_PUSH({ 1, WP_T_EXTP, 0, 0, 1, (uint32_t)is_key, 0 });
             container = 1;
             break;
         }
@@ -900,9 +891,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             if (et) x->skip = 1;
             x->bundle_on = 1;
             x->bu1 = x->bu2 = x->bp1 = x->bp2 = 0;
-            if (sp == fcap) { fcap *= 2; fr = (fz_wframe *)realloc(fr, fcap * sizeof *fr); if (!fr) abort(); }
-            fz_wframe f = { 3, WP_T_BUNDLE, 0, 0, 1, (uint32_t)is_key, 0 };
-            fr[sp++] = f;
+            FZ_PUSH({ 3, WP_T_BUNDLE, 0, 0, 1, (uint32_t)is_key, 0 });
             container = 1;
             break;
         }
@@ -956,6 +945,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
     x->recs = 0;
     fz_buf_free(&tmp);
 }
+#undef FZ_PUSH
 
 /* ------------------------------------------------------------------ decode invariants */
 
