@@ -634,8 +634,8 @@ export class TapeReader {
     /** definitions in tape order: slot, keys, ... (kept in the Unpackr's structures after) */
     /** @type {any[] | null} */
     this.defs = null;
-    /** whether the Unpackr keeps this call's definitions (trusted, or unpackMultiple): the
-     * interned ones (recDefShape) are only listed in defs then */
+    /** whether the Unpackr keeps this call's definitions (trusted, or unpackMultiple, and
+     * structures to keep them in): defs lists them only then (#keepDefinitions) */
     this.keepDefs = false;
     /** structured-clone ids (ext 0x69) of this call */
     /** @type {Map<number, {target: any, used: boolean}> | null} */
@@ -758,7 +758,7 @@ export class TapeReader {
     const keys = /** @type {any[]} */ (raw).map((k) => recordKey(k, this.opts, at));
     if (p & RECDEF_HB0) /** @type {any} */ (keys).highByte = 0;
     this.defineRec(slot, recordShape(this.rt, keys, slot));
-    (this.defs || (this.defs = [])).push(slot, keys);
+    if (this.keepDefs && this.opts.structures) (this.defs || (this.defs = [])).push(slot, keys);
   }
 
   /**
@@ -1667,13 +1667,13 @@ export class Unpackr {
 
   /**
    * Keep the records a call defined in this Unpackr's structures, when definitions persist
-   * (sequential/trusted, or within unpackMultiple, as msgpackr).
+   * (sequential/trusted, or within unpackMultiple, as msgpackr): the reader lists them only
+   * then (keepDefs).
    * @param {TapeReader} r
-   * @param {boolean} multiple
    */
-  #keepDefinitions(r, multiple) {
+  #keepDefinitions(r) {
     const st = this.structures, defs = r.defs;
-    if (!st || defs === null || !(this.trusted || multiple)) return;
+    if (!st || defs === null) return;
     for (let i = 0; i < defs.length; i += 2) st[idOf(defs[i])] = defs[i + 1];
   }
 
@@ -1784,7 +1784,7 @@ export class Unpackr {
       if (this.#decode(rt, bytes, this.flags) !== 0) throw errorFromResult(rt);
       const r = reader(rt, bytes, this);
       const value = r.v();
-      if (r.defs !== null) this.#keepDefinitions(r, false);
+      if (r.defs !== null) this.#keepDefinitions(r);
       return value;
     } catch (e) {
       // a safety net: the builder never recurses deeper than maxDepth, but user extensions or
@@ -1840,12 +1840,12 @@ export class Unpackr {
         if (forEach) {
           const stop = ends ? forEach(value, i === 0 ? 0 : ends[i - 1], ends[i]) : forEach(value, -1, -1);
           if (stop === false) {
-            this.#keepDefinitions(r, true);
+            this.#keepDefinitions(r);
             return undefined;
           }
         } else values.push(value);
       }
-      this.#keepDefinitions(r, true);
+      this.#keepDefinitions(r);
     }
     if (failure) {
       failure.values = values;
