@@ -512,8 +512,9 @@ export class Decoder extends Unpackr {
   /**
    * A record defined where it appears whose keys C interned as shape `sid` (a CREC entry, for
    * what tapeInline does with the keys as strings): the id defined with a fresh copy of the
-   * keys, its slot in this call set for the references after it (tapeRecord), and the shape
-   * that builds the object from the values next on the tape.
+   * keys and its slot in this call set for the references after it (tapeRecord), now or, while
+   * the call has no state, when it needs one (state()); and the shape that builds the object
+   * from the values next on the tape.
    * @param {number} id @param {number} sid @param {TapeReader} r
    * @returns {Shape}
    */
