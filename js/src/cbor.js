@@ -1261,8 +1261,18 @@ export class Encoder extends Packr {
     T.plainMaps = T.forIn && !this.useRecords && this.keyMap === null && this.packMap === null && this.skipFunction !== true;
     if (this.structuredClone) T.refs = new Map();
     if (this.useSelfDescribedHeader) this.writeTag(T, 55799);
-    const table = this.packTable;
-    if (table !== null && table.length > 0) {
+    if (this.packTable !== null) this.writePackedTable(T);
+  }
+
+  /**
+   * Packed CBOR: the call's table of repeated strings (tag 51), before the value, and the map
+   * that writeStrings refers to them by (out of writePrefix, which runs on every call and stays
+   * small enough for the engine to inline).
+   * @param {Tape} T
+   */
+  writePackedTable(T) {
+    const table = /** @type {string[]} */ (this.packTable);
+    if (table.length > 0) {
       this.packTable = null;
       this.writeTag(T, PACKED_TABLE);
       writeHeader(T, E_ARR, 4);
@@ -1392,8 +1402,16 @@ export class Encoder extends Packr {
       b.open = false;
       this.flushBundle(T, b);
     }
-    const refs = T.refs;
-    if (!refs) return;
+    if (T.refs) this.finishRefs(T);
+  }
+
+  /**
+   * structuredClone: the objects written more than once get their tag 28 (shareable), and their
+   * references (tag 29) the index it gives them (out of finishTape, as writePackedTable).
+   * @param {Tape} T
+   */
+  finishRefs(T) {
+    const refs = /** @type {Map<object, {pos: number, uses: number[]}>} */ (T.refs);
     T.refs = null;
     const shared = [];
     for (const rec of refs.values()) if (rec.uses.length > 0) shared.push(rec);

@@ -207,9 +207,12 @@ const wroteTooMuch = (rt) => rt.u8.length > RELEASE_MEMORY_BYTES && rt.x.wpw_tou
 
 /** After a call: replace an instance that has written past RELEASE_MEMORY_BYTES. */
 export function releaseMemory() {
-  if (current !== null && loaded !== null && current.busy === 0 && wroteTooMuch(current)) {
-    current = new Runtime(new WebAssembly.Instance(loaded.module, loaded.imports));
-  }
+  if (current !== null && current.busy === 0 && wroteTooMuch(current)) replaceRuntime();
+}
+
+/** Replace the main instance by a fresh one (releaseMemory), when it came from a module. */
+function replaceRuntime() {
+  if (loaded !== null) current = new Runtime(new WebAssembly.Instance(loaded.module, loaded.imports));
 }
 
 /**
@@ -231,6 +234,15 @@ export function acquire() {
     rt.busy = 1;
     return rt;
   }
+  return acquireSpare();
+}
+
+/**
+ * A spare runtime for a call made while the main one is busy (acquire's slow path, a function of
+ * its own so that acquire stays small enough for the engine to inline into every call).
+ * @returns {Runtime}
+ */
+function acquireSpare() {
   for (const s of spares) {
     if (s.busy === 0) {
       s.busy = 1;
