@@ -1,0 +1,217 @@
+// A/B of two wirepack trees, for changes of a few percent that one process cannot show.
+//
+//   node bench/ab.js <treeB> [--a=<treeA>] [--mode=paired|peer] [--processes=N] [--rounds=R]
+//                    [--batch-ms=M] [--cases=name,...]
+//
+// A is this checkout unless --a is given; B is another tree with built js/src (typically
+// `git worktree add /tmp/x/b <commit>`, then `bash build.sh` there, or a copy of this tree's
+// js/src/wasm-inline.js and js/src/transcode-inline.js when the C is the same). Every number
+// comes from fresh processes, because on one machine the same code runs at speeds that differ
+// from process to process (which functions V8 inlines depends on when it optimizes them: the
+// plain pack of sample-small took 247-333 ns in ten processes where msgpackr's took 237-263),
+// and the machine's own speed drifts by up to 2x within minutes.
+//
+// --mode=paired (default): each process loads both trees (half of them A first: the tree loaded
+//   first is favoured by a few percent) and times a batch of A and one of B in turn, R times per
+//   case; a process's ratio is the median of its R ratios of A's time to B's (> 1: B is faster).
+//   Reported: the median over processes, and their range.
+// --mode=peer: each process loads one tree (A and B alternate) and times it against msgpackr or
+//   cbor-x in the same paired rounds; a process's ratio is the peer's time to the tree's (> 1:
+//   the tree is faster). Reported: each tree's median over its processes, and B's over A's. This
+//   is the mode for changes that affect what V8 does with the code (inlining, feedback), which
+//   two trees in one process share the budget of; it needs about twice the processes.
+//
+// Cases are `<format>-<op>:<input>`: mp-pack, mp-unpack, cbor-encode, cbor-decode (the free
+// functions, as the peers' own benchmarks call them), mp-records-pack, mp-records-unpack,
+// cbor-records-encode, cbor-records-decode (the default instances, `new Packr()` / `new
+// Encoder()`), over sample-small, sample-datatypes, example4 (bench/fixtures), fluentd (the
+// stream suite's message) and small-messages (the first segment of the varied suite's stream;
+// one op is the whole segment). Default: the four free-function cases over sample-small, fluentd
+// and example4.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DEFAULT_CASES = ['sample-small', 'fluentd', 'example4'].flatMap((i) => ['mp-pack', 'mp-unpack', 'cbor-encode', 'cbor-decode'].map((c) => `${c}:${i}`));
+const FLUENTD = ['tag', [[1440949922, { message: 'hi there' }]]];
+
+function parseArgs(argv) {
+  const o = { mode: 'paired', processes: 0, rounds: 20, batchMs: 15, cases: DEFAULT_CASES, a: REPO, b: null, child: null };
+  for (const arg of argv) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+    if (!m) {
+      o.b = path.resolve(arg);
+      continue;
+    }
+    const [, k, v = ''] = m;
+    if (k === 'a') o.a = path.resolve(v);
+    else if (k === 'mode') o.mode = v;
+    else if (k === 'processes') o.processes = Number(v);
+    else if (k === 'rounds') o.rounds = Number(v);
+    else if (k === 'batch-ms') o.batchMs = Number(v);
+    else if (k === 'cases') o.cases = v.split(',').filter(Boolean);
+    else if (k === 'child') o.child = JSON.parse(v);
+    else throw new Error(`bench/ab.js: unknown option --${k}`);
+  }
+  if (!o.processes) o.processes = o.mode === 'peer' ? 12 : 6;
+  return o;
+}
+
+/** The value (or, for a stream, the messages) of an input. */
+async function loadInput(name) {
+  if (name === 'fluentd') return { doc: FLUENTD, stream: false };
+  if (name === 'small-messages') {
+    const { generateVaried } = await import('./lib/varied.js');
+    return { doc: generateVaried('small-messages').doc[0], stream: true };
+  }
+  const file = path.join(REPO, 'bench', 'fixtures', `${name}.json`);
+  if (!fs.existsSync(file)) throw new Error(`bench/ab.js: no input ${name}`);
+  return { doc: JSON.parse(fs.readFileSync(file, 'utf8')), stream: false };
+}
+
+/**
+ * The operation of a case for one library: a function that runs it once (over every message of
+ * a stream input), and the bytes it produces or decodes (to compare the trees' encodings).
+ * @param {string} kind e.g. 'mp-pack' @param {{mp: any, cbor: any}} lib @param {{doc: any, stream: boolean}} input
+ */
+function operation(kind, lib, input) {
+  const msgs = input.stream ? input.doc : [input.doc];
+  const [fmt, ...rest] = kind.split('-');
+  const records = rest[0] === 'records';
+  const op = rest[rest.length - 1];
+  let enc, dec;
+  if (fmt === 'mp') {
+    const p = records ? new lib.mp.Packr() : null;
+    enc = p ? (v) => p.pack(v) : (v) => lib.mp.pack(v);
+    dec = p ? (b) => p.unpack(b) : (b) => lib.mp.unpack(b);
+  } else if (fmt === 'cbor') {
+    const e = records ? new lib.cbor.Encoder() : null;
+    enc = e ? (v) => e.encode(v) : (v) => lib.cbor.encode(v);
+    dec = e ? (b) => e.decode(b) : (b) => lib.cbor.decode(b);
+  } else {
+    throw new Error(`bench/ab.js: unknown case ${kind}`);
+  }
+  const bufs = msgs.map((m) => Buffer.from(enc(m)));
+  let sink = 0;
+  if (op === 'pack' || op === 'encode') {
+    return { run: () => { for (let i = 0; i < msgs.length; i++) sink += enc(msgs[i]).length; return sink; }, bytes: bufs };
+  }
+  if (op === 'unpack' || op === 'decode') {
+    return { run: () => { for (let i = 0; i < bufs.length; i++) sink += dec(bufs[i]) === undefined ? 0 : 1; return sink; }, bytes: bufs };
+  }
+  throw new Error(`bench/ab.js: unknown case ${kind}`);
+}
+
+/** ms per call of f, over batches of about ms milliseconds. */
+function batch(f, ms) {
+  let n = 0;
+  const t0 = performance.now();
+  let t;
+  do {
+    for (let i = 0; i < 20; i++) f();
+    n += 20;
+  } while ((t = performance.now() - t0) < ms);
+  return t / n;
+}
+
+const median = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** One process: for each case, the median of its paired rounds' ratios (first over second). */
+async function child(cfg) {
+  const require = createRequire(path.join(REPO, 'package.json'));
+  const peers = { mp: require('msgpackr'), cbor: require('cbor-x') };
+  const libs = [];
+  for (const tree of cfg.trees) {
+    if (tree === 'peer') libs.push(peers);
+    else libs.push({ mp: await import(path.join(tree, 'js/src/index.node.js')), cbor: await import(path.join(tree, 'js/src/cbor.node.js')) });
+  }
+  const out = {};
+  for (const c of cfg.cases) {
+    const [kind, inputName] = c.split(':');
+    const input = await loadInput(inputName);
+    const ops = libs.map((lib) => operation(kind, lib, input));
+    const same = cfg.trees.includes('peer') || ops[0].bytes.every((b, i) => b.equals(ops[1].bytes[i]));
+    for (const o of ops) batch(o.run, 150);
+    const ratios = [];
+    for (let r = 0; r < cfg.rounds; r++) {
+      const first = r & 1;
+      const x = batch(ops[first].run, cfg.batchMs), y = batch(ops[1 - first].run, cfg.batchMs);
+      const [t0, t1] = first ? [y, x] : [x, y];
+      ratios.push(t0 / t1);
+    }
+    out[c] = { ratio: median(ratios), same };
+  }
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
+function runChild(cfg) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [fileURLToPath(import.meta.url), `--child=${JSON.stringify(cfg)}`], { stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO });
+    let s = '';
+    p.stdout.on('data', (d) => (s += d));
+    p.on('close', (code) => (code === 0 ? resolve(JSON.parse(s.trim().split('\n').pop())) : reject(new Error(`bench/ab.js: a child exited with ${code}`))));
+  });
+}
+
+function checkTree(tree) {
+  for (const f of ['js/src/index.node.js', 'js/src/wasm-inline.js', 'js/src/transcode-inline.js']) {
+    if (!fs.existsSync(path.join(tree, f))) {
+      throw new Error(`bench/ab.js: ${tree} has no ${f}: run \`bash build.sh\` there (or copy js/src/wasm-inline.js and js/src/transcode-inline.js from a built tree whose C is the same)`);
+    }
+  }
+}
+
+const fmt = (x) => x.toFixed(3);
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  if (o.child) return child(o.child);
+  if (!o.b) throw new Error('usage: node bench/ab.js <treeB> [--a=<treeA>] [--mode=paired|peer] [--processes=N] [--rounds=R] [--batch-ms=M] [--cases=...]');
+  checkTree(o.a);
+  checkTree(o.b);
+  const t0 = Date.now();
+  console.log(`A: ${o.a}\nB: ${o.b}\nmode ${o.mode}, ${o.processes} processes, ${o.rounds} paired rounds of ${o.batchMs} ms per case and process\n`);
+  if (o.mode === 'paired') {
+    const per = {};
+    for (let i = 0; i < o.processes; i++) {
+      const bFirst = i & 1;
+      const res = await runChild({ trees: bFirst ? [o.b, o.a] : [o.a, o.b], cases: o.cases, rounds: o.rounds, batchMs: o.batchMs });
+      for (const [c, v] of Object.entries(res)) (per[c] ||= []).push({ r: bFirst ? 1 / v.ratio : v.ratio, same: v.same });
+    }
+    console.log('case | A time / B time (> 1: B faster), median over processes | range | encodings');
+    console.log('--- | ---: | ---: | ---');
+    for (const c of o.cases) {
+      const rs = per[c].map((x) => x.r);
+      console.log(`${c} | ${fmt(median(rs))} | ${fmt(Math.min(...rs))}-${fmt(Math.max(...rs))} | ${per[c].every((x) => x.same) ? 'same' : 'differ'}`);
+    }
+  } else if (o.mode === 'peer') {
+    const per = { A: {}, B: {} };
+    for (let i = 0; i < o.processes; i++) {
+      const which = i & 1 ? 'B' : 'A';
+      // (trees: peer first, so that the ratio is the peer's time over the tree's)
+      const res = await runChild({ trees: ['peer', which === 'A' ? o.a : o.b], cases: o.cases, rounds: o.rounds, batchMs: o.batchMs });
+      for (const [c, v] of Object.entries(res)) (per[which][c] ||= []).push(v.ratio);
+    }
+    console.log('case | A: peer time / A time (median, range) | B: peer time / B time (median, range) | B / A');
+    console.log('--- | ---: | ---: | ---:');
+    for (const c of o.cases) {
+      const a = per.A[c], b = per.B[c];
+      console.log(`${c} | ${fmt(median(a))} (${fmt(Math.min(...a))}-${fmt(Math.max(...a))}) | ${fmt(median(b))} (${fmt(Math.min(...b))}-${fmt(Math.max(...b))}) | ${fmt(median(b) / median(a))}`);
+    }
+  } else {
+    throw new Error(`bench/ab.js: unknown mode ${o.mode}`);
+  }
+  console.log(`\n(${((Date.now() - t0) / 1000).toFixed(0)} s; peers: msgpackr for mp-*, cbor-x for cbor-*)`);
+}
+
+main().catch((e) => {
+  console.error(e.message);
+  process.exit(1);
+});
