@@ -506,9 +506,11 @@ export class Decoder extends Unpackr {
    * @returns {number}
    */
   cDecodeFlags() {
-    // (the common case, no tag extensions and decodeTag not overridden, in one test)
-    if (extensionsByTag.size === 0 && this.decodeTag === builtInDecodeTag) return this.mapKey === null ? F_CBOR_DATES | F_CBOR_RECS : F_CBOR_DATES;
-    return (this.tagIsBuiltIn(1) ? F_CBOR_DATES : 0) | (this.mapKey === null && this.tagIsBuiltIn(RECORD_INLINE) ? F_CBOR_RECS : 0);
+    // (tagIsBuiltIn for both tags, its decodeTag test made once)
+    if (this.decodeTag !== builtInDecodeTag) return 0;
+    const noExtensions = extensionsByTag.size === 0;
+    return (noExtensions || !extensionsByTag.has(1) ? F_CBOR_DATES : 0) |
+      (this.mapKey === null && (noExtensions || !extensionsByTag.has(RECORD_INLINE)) ? F_CBOR_RECS : 0);
   }
 
   /**

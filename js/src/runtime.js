@@ -207,12 +207,15 @@ const wroteTooMuch = (rt) => rt.u8.length > RELEASE_MEMORY_BYTES && rt.x.wpw_tou
 
 /** After a call: replace an instance that has written past RELEASE_MEMORY_BYTES. */
 export function releaseMemory() {
-  if (current !== null && current.busy === 0 && wroteTooMuch(current)) replaceRuntime();
+  if (current !== null && loaded !== null && current.busy === 0 && wroteTooMuch(current)) replaceRuntime(loaded);
 }
 
-/** Replace the main instance by a fresh one (releaseMemory), when it came from a module. */
-function replaceRuntime() {
-  if (loaded !== null) current = new Runtime(new WebAssembly.Instance(loaded.module, loaded.imports));
+/**
+ * Replace the main instance by a fresh one of the module it came from (releaseMemory).
+ * @param {{module: WebAssembly.Module, imports: WebAssembly.Imports}} from
+ */
+function replaceRuntime(from) {
+  current = new Runtime(new WebAssembly.Instance(from.module, from.imports));
 }
 
 /**
