@@ -33,6 +33,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { loadJsonFixture } from './lib/fixtures.js';
+import { median as medianOfSorted } from './lib/runner.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_CASES = ['sample-small', 'fluentd', 'example4'].flatMap((i) => ['mp-pack', 'mp-unpack', 'cbor-encode', 'cbor-decode'].map((c) => `${c}:${i}`));
@@ -67,9 +69,7 @@ async function loadInput(name) {
     const { generateVaried } = await import('./lib/varied.js');
     return { doc: generateVaried('small-messages').doc[0], stream: true };
   }
-  const file = path.join(REPO, 'bench', 'fixtures', `${name}.json`);
-  if (!fs.existsSync(file)) throw new Error(`bench/ab.js: no input ${name}`);
-  return { doc: JSON.parse(fs.readFileSync(file, 'utf8')), stream: false };
+  return { doc: loadJsonFixture(`${name}.json`).doc, stream: false };
 }
 
 /**
@@ -117,11 +117,7 @@ function batch(f, ms) {
   return t / n;
 }
 
-const median = (a) => {
-  const s = [...a].sort((x, y) => x - y);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+const median = (a) => medianOfSorted([...a].sort((x, y) => x - y));
 
 /** One process: for each case, the median of its paired rounds' ratios (first over second). */
 async function child(cfg) {
