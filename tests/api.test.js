@@ -424,6 +424,36 @@ describe('map keys through the key cache', () => {
     }
   });
 
+  test('maps nested under the same key, with other shapes there and the same keys elsewhere', async () => {
+    const cbor = await import('wirepack/cbor');
+    const cborX = await import('cbor-x');
+    // (cbor-x with variableMapSize: wirepack always writes the smallest map headers)
+    const cx = new cborX.Encoder({ variableMapSize: true, useRecords: false });
+    // the first key of a nested map is looked up after the key holding it, and a key written
+    // after several keys has one cached entry: every placement must keep its own key order
+    const rand = rng(7);
+    const names = ['a', 'b', 'x', 'y', 'id', 'ключ'];
+    const pick = () => names[Math.floor(rand() * names.length)];
+    const docs = [];
+    for (let i = 0; i < 400; i++) {
+      const inner = {};
+      for (let k = 0; k < 1 + (i % 4); k++) inner[pick()] = k;
+      docs.push({
+        a: { x: i, y: { x: 1, a: { x: 2 } } },
+        b: [{ x: 1 }, { y: 2, x: 3 }, { a: { b: 1 } }, inner],
+        x: { a: 1 },
+        [pick()]: { y: { y: { y: i } }, [pick()]: inner },
+        id: i % 5 === 0 ? { ...inner, id: 'é' } : inner,
+      });
+    }
+    for (let round = 0; round < 2; round++) {
+      for (const d of docs) {
+        expectSameBytes(pack(d), mpEncode(d), `round ${round} doc ${JSON.stringify(d)}`);
+        expectSameBytes(cbor.encode(d), cx.encode(d), `CBOR round ${round} doc ${JSON.stringify(d)}`);
+      }
+    }
+  });
+
   test('a pack in the middle of a map that empties the key cache leaves the outer keys right', () => {
     let c = 0;
     class Nested {

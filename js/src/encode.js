@@ -199,6 +199,10 @@ export class Tape {
     /** @type {KeyCache} */
     this.kc = /** @type {any} */ (null);
     this.kw = 0;
+    /** the key node of the map entry whose value is being written (writePlainMap): the maps in
+     * that value start from its `sub` trie; null at the top */
+    /** @type {KeyNode | null} */
+    this.kctx = null;
     /** binary values of XBIN_MIN bytes or more may go as XBIN entries in this call (not with
      * the tracked CBOR encoder, which moves bytes) */
     this.xok = false;
@@ -247,6 +251,7 @@ export class Tape {
     this.kc = rt.keyCache || (rt.keyCache = new KeyCache(rt));
     this.kc.begin();
     this.kw = 0;
+    this.kctx = null;
     this.views();
   }
 
@@ -1193,13 +1198,18 @@ export class Packr extends Unpackr {
     const hdr = T.p;
     T.p = hdr + 2;
     let n = 0;
+    // the keys of maps under the same key (or at the top) start from the same trie node: the
+    // first key of a nested map is then found with one comparison too, as the others are
+    const ctx = T.kctx;
     /** @type {KeyNode | null} */
-    let node = T.kc.root;
+    let node = ctx === null ? T.kc.root : ctx.sub !== null ? ctx.sub : (ctx.sub = new KeyNode('', 0, 0));
     for (const k in o) {
       node = writeKey(T, node, k);
+      T.kctx = node;
       this.write(T, o[k], depth);
       n++;
     }
+    T.kctx = ctx;
     const u32 = T.u32;
     u32[hdr] = E_MAP | (ESC << 8);
     u32[hdr + 1] = n;
@@ -1376,9 +1386,11 @@ function writeF64(T, v) {
  * Map keys as their STR tape entries (header and UTF-8), written once into the wasm instance's key
  * area and referred to from then on by one KEY word, which C writes as that string; found through
  * a trie of the key sequences of the maps written (as records find their structure): the next key
- * of a map usually is the one that followed the same key last time, so finding it takes one
+ * of a map usually is the one that followed the same key before, so finding it takes one
  * string comparison (internalized keys compare by identity) instead of a UTF-8 encode or a Map
- * lookup. Keys longer than KEY_CACHE_LEN characters are encoded each time (w 0). One cache per
+ * lookup. The first key of a map is found after the key whose value holds the map (its node's
+ * `sub` root), so that a message's nested maps do not compete for the root. A key has one
+ * entry in the area however many nodes it has. Keys longer than KEY_CACHE_LEN characters are encoded each time (w 0). One cache per
  * runtime (its key area is in that instance's memory, and a call has its runtime to itself).
  * Bounded: when the trie or the area is full, no key is added for the rest of the call (the tape
  * may refer to any entry of the area until C has read it) and both start again at the next call;
@@ -1394,9 +1406,12 @@ class KeyNode {
     /** the key that followed this one first */
     /** @type {KeyNode | null} */
     this.child = null;
-    /** the other keys that followed it */
+    /** every key that followed it, once there were two (child among them) */
     /** @type {Map<string, KeyNode> | null} */
     this.more = null;
+    /** the root of the keys of maps that are (or are in) this key's values (writePlainMap) */
+    /** @type {KeyNode | null} */
+    this.sub = null;
   }
 }
 const KEY_CACHE_LEN = 32, KEY_NODES_MAX = 8192;
@@ -1411,6 +1426,10 @@ export class KeyCache {
     this.used = 0;
     this.nodes = 0;
     this.root = new KeyNode('', 0, 0);
+    /** the first node made for each key that has an entry in the key area (the nodes of a key
+     * after other keys share its entry) */
+    /** @type {Map<string, KeyNode>} */
+    this.entries = new Map();
     /** no key is added until the next call, which starts again */
     this.full = false;
     /** keys looked up and nodes made in the current window; keys left to write without the trie */
@@ -1424,6 +1443,7 @@ export class KeyCache {
     if (!this.full) return;
     this.full = false;
     this.root = new KeyNode('', 0, 0);
+    this.entries = new Map();
     this.used = 0;
     this.nodes = 0;
   }
@@ -1436,15 +1456,23 @@ export class KeyCache {
  * @returns {KeyNode | null}
  */
 function keyNext(T, kc, node, k) {
-  if (node.child !== null) {
-    if (node.more === null) node.more = new Map();
-    const found = node.more.get(k);
+  const more = node.more;
+  if (more !== null) {
+    const found = more.get(k);
     if (found !== undefined) return found;
   }
   if (kc.full) return null;
   kc.made++;
   let w = 0, n = 0;
-  if (k.length <= KEY_CACHE_LEN) {
+  const same = kc.entries.get(k);
+  if (same !== undefined) {
+    if (kc.nodes >= KEY_NODES_MAX) {
+      kc.full = true;
+      return null;
+    }
+    w = same.w;
+    n = same.n;
+  } else if (k.length <= KEY_CACHE_LEN) {
     // encode into the tape past its end (not kept there), then into the key area
     const at = T.p;
     writeString(T, k);
@@ -1461,8 +1489,15 @@ function keyNext(T, kc, node, k) {
   }
   const next = new KeyNode(k, w, n);
   kc.nodes++;
-  if (node.child === null) node.child = next;
-  else /** @type {Map<string, KeyNode>} */ (node.more).set(k, next);
+  if (w !== 0 && same === undefined) kc.entries.set(k, next);
+  const child = node.child;
+  if (child !== null) {
+    // (more holds every key after this one, child among them, once there are two)
+    if (more === null) node.more = new Map([[child.k, child], [k, next]]);
+    else more.set(k, next);
+  } else {
+    node.child = next;
+  }
   return next;
 }
 
