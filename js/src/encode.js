@@ -819,10 +819,12 @@ export class Packr extends Unpackr {
     }
   }
 
-  /** write() of the other types, and of objects nested too deep. @param {Tape} T @param {unknown} v @param {number} depth */
+  /**
+   * write() of undefined, functions, BigInts, null, and objects nested too deep.
+   * @param {Tape} T @param {unknown} v @param {number} depth
+   */
   writeRare(T, v, depth) {
     switch (typeof v) {
-      case 'boolean': T.u32[T.p++] = v ? E_TRUE : E_FALSE; return;
       case 'undefined': T.u32[T.p++] = this.encodeUndefinedAsNil ? E_NIL : E_UNDEF; return;
       case 'function': this.writeFunctionValue(T, v, depth); return;
       case 'bigint': this.writeBigInt(T, v); return;
@@ -1390,8 +1392,8 @@ function writeF64(T, v) {
  * string comparison (internalized keys compare by identity) instead of a UTF-8 encode or a Map
  * lookup. The first key of a map is found after the key whose value holds the map (its node's
  * `sub` root), so that a message's nested maps do not compete for the root. A key has one
- * entry in the area however many nodes it has. Keys longer than KEY_CACHE_LEN characters are encoded each time (w 0). One cache per
- * runtime (its key area is in that instance's memory, and a call has its runtime to itself).
+ * entry in the area however many nodes it has. Keys longer than KEY_CACHE_LEN characters are
+ * encoded each time (w 0). One cache per runtime (its key area is in that instance's memory, and a call has its runtime to itself).
  * Bounded: when the trie or the area is full, no key is added for the rest of the call (the tape
  * may refer to any entry of the area until C has read it) and both start again at the next call;
  * a window of KEY_WINDOW keys that mostly made new nodes (keys that never repeat) sets the trie
@@ -1465,11 +1467,11 @@ function keyNext(T, kc, node, k) {
   kc.made++;
   let w = 0, n = 0;
   const same = kc.entries.get(k);
+  if ((same !== undefined || k.length <= KEY_CACHE_LEN) && kc.nodes >= KEY_NODES_MAX) {
+    kc.full = true;
+    return null;
+  }
   if (same !== undefined) {
-    if (kc.nodes >= KEY_NODES_MAX) {
-      kc.full = true;
-      return null;
-    }
     w = same.w;
     n = same.n;
   } else if (k.length <= KEY_CACHE_LEN) {
@@ -1478,7 +1480,7 @@ function keyNext(T, kc, node, k) {
     writeString(T, k);
     n = T.p - at;
     T.p = at;
-    if (kc.nodes >= KEY_NODES_MAX || kc.used + n > kc.cap) {
+    if (kc.used + n > kc.cap) {
       kc.full = true;
       return null;
     }
