@@ -26,7 +26,8 @@
 // cbor-records-encode, cbor-records-decode (the default instances, `new Packr()` / `new
 // Encoder()`), over sample-small, sample-datatypes, example4 (bench/fixtures), fluentd (the
 // stream suite's message) and small-messages (the first segment of the varied suite's stream;
-// one op is the whole segment). Default: the four free-function cases over sample-small, fluentd
+// one op is the whole segment), or varied-<category>: any category of the varied suite (a
+// stream's first segment). Default: the four free-function cases over sample-small, fluentd
 // and example4.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -65,9 +66,11 @@ function parseArgs(argv) {
 /** The value (or, for a stream, the messages) of an input. */
 async function loadInput(name) {
   if (name === 'fluentd') return { doc: FLUENTD, stream: false };
-  if (name === 'small-messages') {
+  if (name === 'small-messages' || name.startsWith('varied-')) {
+    // a category of the varied suite: its document, or a stream's first segment
     const { generateVaried } = await import('./lib/varied.js');
-    return { doc: generateVaried('small-messages').doc[0], stream: true };
+    const c = generateVaried(name === 'small-messages' ? name : name.slice(7));
+    return c.kind === 'stream' ? { doc: c.doc[0], stream: true } : { doc: c.doc, stream: false };
   }
   return { doc: loadJsonFixture(`${name}.json`).doc, stream: false };
 }
