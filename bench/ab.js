@@ -69,7 +69,7 @@ async function loadInput(name) {
   if (name === 'small-messages' || name.startsWith('varied-')) {
     // a category of the varied suite: its document, or a stream's first segment
     const { generateVaried } = await import('./lib/varied.js');
-    const c = generateVaried(name === 'small-messages' ? name : name.slice(7));
+    const c = generateVaried(name.startsWith('varied-') ? name.slice('varied-'.length) : name);
     return c.kind === 'stream' ? { doc: c.doc[0], stream: true } : { doc: c.doc, stream: false };
   }
   return { doc: loadJsonFixture(`${name}.json`).doc, stream: false };

@@ -1393,11 +1393,12 @@ function writeF64(T, v) {
  * lookup. The first key of a map is found after the key whose value holds the map (its node's
  * `sub` root), so that a message's nested maps do not compete for the root. A key has one
  * entry in the area however many nodes it has. Keys longer than KEY_CACHE_LEN characters are
- * encoded each time (w 0). One cache per runtime (its key area is in that instance's memory, and a call has its runtime to itself).
- * Bounded: when the trie or the area is full, no key is added for the rest of the call (the tape
- * may refer to any entry of the area until C has read it) and both start again at the next call;
- * a window of KEY_WINDOW keys that mostly made new nodes (keys that never repeat) sets the trie
- * aside for KEY_SKIP keys, since making a node for each costs more than it saves.
+ * encoded each time (w 0). One cache per runtime (its key area is in that instance's memory,
+ * and a call has its runtime to itself). Bounded: when the trie or the area is full, no key is
+ * added for the rest of the call (the tape may refer to any entry of the area until C has read
+ * it) and both start again at the next call; a window of KEY_WINDOW keys that mostly made new
+ * nodes (keys that never repeat) sets the trie aside for KEY_SKIP keys, since making a node for
+ * each costs more than it saves.
  */
 class KeyNode {
   /** @param {string} k @param {number} w its KEY word, or 0 @param {number} n its entry's words */
