@@ -257,11 +257,12 @@ function headline(passes) {
     lines.push('');
     lines.push('Memory while decoding, each library in a fresh process (MiB; peak RSS is the whole process\'s, "rise" the part over its baseline after loading):');
     lines.push('');
-    const mh = ['input', 'addons', 'subject', 'subject peak RSS', 'subject rise', 'wasm memory', 'lowest peak RSS among peers (incl. JSON)'];
+    const mh = ['input', 'addons', 'subject', 'subject peak RSS', 'subject rise', 'wasm memory', 'lowest peak RSS among peers (incl. JSON)', 'KiB held by kept strings: one / 1 in 100'];
+    const ks = (/** @type {any} */ k) => (k ? `${(k.oneString.heap / 1024).toFixed(1)} / ${(k.hundredth.heap / 1024).toFixed(1)}` : '');
     lines.push(
       table(
         mh,
-        mem.map((e) => [e.input, e.pass, e.subject, mb(e.peakRss), mb(e.peakDelta), mb(e.wasmMemory), `${mb(e.best.peakRss)} (${e.best.id}, rise ${mb(e.best.peakDelta)})`]),
+        mem.map((e) => [e.input, e.pass, e.subject, mb(e.peakRss), mb(e.peakDelta), mb(e.wasmMemory), `${mb(e.best.peakRss)} (${e.best.id}, rise ${mb(e.best.peakDelta)})`, ks(e.keptStrings)]),
         mh.map((_, i) => (i < 3 ? 'l' : 'r')),
       ),
     );

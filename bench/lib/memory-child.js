@@ -11,7 +11,12 @@
 //   4. peak RSS = max(VmHWM from /proc/self/status, sampled rss); for wirepack, the size of its wasm
 //      memory at the end;
 //   5. RSS once settled (three rounds of a macrotask then a full GC) with the last result kept,
-//      and again after dropping it: what decoding retains beyond its result. One JSON line on stdout.
+//      and again after dropping it: what decoding retains beyond its result;
+//   6. what strings taken out of a result keep alive (a string the engine made as a slice of a
+//      longer one keeps that one): heapUsed, settled, over a settled baseline, after a fresh decode
+//      whose result is dropped but for one string of 13 or more characters (V8 copies shorter
+//      substrings), then after another that keeps one string in a hundred; against the kept
+//      strings' own size. One JSON line on stdout.
 import fs from 'node:fs';
 import { ALL_CONTENDERS } from './contenders.js';
 
@@ -53,6 +58,38 @@ function wasmResident() {
     if (a.perms.startsWith('rw') && b.perms.startsWith('---') && a.end === b.start && b.end - a.start >= 4n << 30n) total += a.rss;
   }
   return total;
+}
+
+/**
+ * Every string value of v, depth first (map keys are not values: a kept key is the same string
+ * however a library made it, since JS objects hold their own).
+ * @param {unknown} v @param {string[]} out
+ */
+function collectStrings(v, out) {
+  /** @type {unknown[]} */
+  const stack = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (typeof x === 'string') out.push(x);
+    else if (Array.isArray(x)) for (let i = x.length - 1; i >= 0; i--) stack.push(x[i]);
+    else if (x instanceof Map) for (const y of [...x.values()].reverse()) stack.push(y);
+    else if (x !== null && typeof x === 'object' && !ArrayBuffer.isView(x) && !(x instanceof Date)) {
+      const vals = Object.values(x);
+      for (let i = vals.length - 1; i >= 0; i--) stack.push(vals[i]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Heap bytes of the strings themselves: V8's sequential-string header (16 bytes on 64-bit
+ * without pointer compression, as Node builds) and 1 or 2 bytes per character, 8-aligned.
+ * @param {string[]} list
+ */
+function ownBytes(list) {
+  let n = 0;
+  for (const x of list) n += 16 + ((((/^[\x00-\xff]*$/.test(x) ? 1 : 2) * x.length) + 7) & ~7);
+  return n;
 }
 
 function resetHwm() {
@@ -108,6 +145,40 @@ async function main() {
   const keptRss = await settledRss();
   keep = null;
   const droppedRss = await settledRss();
+  const settledHeap = async () => {
+    await settledRss();
+    return process.memoryUsage().heapUsed;
+  };
+  /**
+   * Heap over a settled baseline while only pick(strings of a fresh result) is kept.
+   * @param {(all: string[]) => string[]} pick
+   */
+  const keptStrings = async (pick) => {
+    const base = await settledHeap();
+    /** @type {string[] | null} */
+    let all = collectStrings(codec.decode(arg), []);
+    const count = all.length;
+    const held = pick(all);
+    all = null;
+    const heap = (await settledHeap()) - base;
+    return { count, strings: held.length, chars: held.reduce((n, x) => n + x.length, 0), own: ownBytes(held), heap };
+  };
+  /** @type {Record<string, (all: string[]) => string[]>} */
+  const picks = {
+    none: () => [],
+    oneString: (all) => {
+      const long = all.filter((x) => x.length >= 13);
+      return long.length ? [long[long.length >> 1]] : [];
+    },
+    hundredth: (all) => all.filter((_, i) => i % 100 === 50),
+  };
+  // three rounds of the three, each figure the median of its rounds (heapUsed moves by tens of
+  // KB from one settled measurement to the next); "none" is the control
+  /** @type {Record<string, any[]>} */
+  const rounds = { none: [], oneString: [], hundredth: [] };
+  for (let r = 0; r < 3; r++) for (const k of Object.keys(picks)) rounds[k].push(await keptStrings(picks[k]));
+  const medianOf = (/** @type {any[]} */ list) => ({ ...list[0], heap: list.map((x) => x.heap).sort((a, b) => a - b)[list.length >> 1] });
+  const none = medianOf(rounds.none), oneString = medianOf(rounds.oneString), hundredth = medianOf(rounds.hundredth);
   print({
     iterations,
     keptRss,
@@ -121,6 +192,7 @@ async function main() {
     peakHeapUsed,
     wasmMemory,
     kept,
+    keptStrings: { none, oneString, hundredth },
   });
 }
 

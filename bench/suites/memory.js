@@ -20,6 +20,7 @@ import {
 const CHILD = fileURLToPath(new URL('../lib/memory-child.js', import.meta.url));
 const MiB = 2 ** 20;
 const mb = (x) => (x == null ? 'n/a' : (x / MiB).toFixed(1));
+const kib = (/** @type {number} */ x) => (x / 1024).toFixed(1);
 const CONTENDERS = [wirepack, msgpackr, msgpackMsgpack, msgpackLite, notepack, msgpack5, jsonString, wirepackCbor, cborX, nodeCbor];
 const FORMAT = { 'wirepack/cbor': 'CBOR', 'cbor-x': 'CBOR', cbor: 'CBOR', JSON: 'JSON' };
 
@@ -172,6 +173,21 @@ export default {
       );
       out(table(header, body, header.map((_, i) => (i < 2 ? 'l' : 'r'))));
       out();
+      const ks = rows.filter((r) => !r.failed && r.keptStrings);
+      if (ks.length) {
+        const one = ks[0].keptStrings.oneString, hun = ks[0].keptStrings.hundredth;
+        out(
+          `What strings kept from a result keep alive: heapUsed over a settled baseline (KiB, median of 3 fresh decodes each), ` +
+            `the result dropped but for one string of ${one.chars} characters (own size ~${one.own} B), or for one ` +
+            `string in a hundred (${hun.strings.toLocaleString('en-US')} of ${hun.count.toLocaleString('en-US')}, ` +
+            `${hun.chars.toLocaleString('en-US')} characters, own size ~${kib(hun.own)} KiB); "none" keeps nothing (the control).`,
+        );
+        out();
+        const kh = ['library', 'format', 'none', 'one string kept', '1 in 100 kept', '1 in 100 kept / input'];
+        out(table(kh, ks.map((r) => [r.id, r.format, kib(r.keptStrings.none.heap), kib(r.keptStrings.oneString.heap),
+          kib(r.keptStrings.hundredth.heap), `${(r.keptStrings.hundredth.heap / r.size).toFixed(2)}x`]), kh.map((_, i) => (i < 2 ? 'l' : 'r'))));
+        out();
+      }
       for (const [subject, format] of [['wirepack', 'MessagePack'], ['wirepack/cbor', 'CBOR']]) {
         const s = rows.find((r) => r.id === subject);
         const peers = rows.filter((r) => r.id !== subject && !r.failed && (r.format === format || r.format === 'JSON'));
@@ -189,6 +205,7 @@ export default {
           wasmResident: s.wasmResident,
           inputBytes: s.size,
           leastRetained: { id: leastKept.id, droppedDelta: leastKept.droppedDelta },
+          keptStrings: s.keptStrings ?? null,
         };
         result.memoryHeadline.push(entry);
         out(
@@ -197,7 +214,13 @@ export default {
             `retained after the result is dropped: ${mb(s.droppedDelta)}, least among those peers: ${leastKept.id}, ${mb(leastKept.droppedDelta)}; ` +
             `of it wasm memory ${mb(s.wasmResident)} (` +
             (s.wasmResident == null ? 'n/a' : s.size >= MiB ? `${(s.wasmResident / s.size).toFixed(1)}x its ${mb(s.size)} MiB input` : `its tables and stack: the input is ${(s.size / 1024).toFixed(1)} KB`) +
-            '); for a small input, the rest is mostly one-time (code the first decodes compiled)',
+            '); for a small input, the rest is mostly one-time (code the first decodes compiled)' +
+            (s.keptStrings
+              ? `; a string kept from the result held ${kib(s.keptStrings.oneString.heap)} KiB (one 32 KiB chunk of the message's ` +
+                `strings, which strings of 13+ characters are slices of), one in a hundred kept held ` +
+                `${kib(s.keptStrings.hundredth.heap)} KiB, ${(s.keptStrings.hundredth.heap / s.size).toFixed(2)}x the input ` +
+                '(bound: the string areas, at most 2x the input)'
+              : ''),
         );
       }
       for (const r of rows) if (r.failed) out(`- FAILED ${r.id}: ${r.failed}`);
