@@ -134,33 +134,29 @@ async function main() {
     const { runtime } = await import('../../js/src/runtime.js');
     wasmMemory = runtime().memory.buffer.byteLength;
   }
-  const settledRss = async () => {
+  const settled = async () => {
     for (let i = 0; i < 3; i++) {
       await new Promise((r) => setTimeout(r, 0));
       globalThis.gc();
     }
-    return process.memoryUsage().rss;
+    return process.memoryUsage();
   };
   const kept = keep !== null && typeof keep === 'object';
-  const keptRss = await settledRss();
+  const keptRss = (await settled()).rss;
   keep = null;
-  const droppedRss = await settledRss();
-  const settledHeap = async () => {
-    await settledRss();
-    return process.memoryUsage().heapUsed;
-  };
+  const droppedRss = (await settled()).rss;
   /**
    * Heap over a settled baseline while only pick(strings of a fresh result) is kept.
    * @param {(all: string[]) => string[]} pick
    */
   const keptStrings = async (pick) => {
-    const base = await settledHeap();
+    const base = (await settled()).heapUsed;
     /** @type {string[] | null} */
     let all = collectStrings(codec.decode(arg), []);
     const count = all.length;
     const held = pick(all);
     all = null;
-    const heap = (await settledHeap()) - base;
+    const heap = (await settled()).heapUsed - base;
     return { count, strings: held.length, chars: held.reduce((n, x) => n + x.length, 0), own: ownBytes(held), heap };
   };
   /** @type {Record<string, (all: string[]) => string[]>} */

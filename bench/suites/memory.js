@@ -216,8 +216,8 @@ export default {
             (s.wasmResident == null ? 'n/a' : s.size >= MiB ? `${(s.wasmResident / s.size).toFixed(1)}x its ${mb(s.size)} MiB input` : `its tables and stack: the input is ${(s.size / 1024).toFixed(1)} KB`) +
             '); for a small input, the rest is mostly one-time (code the first decodes compiled)' +
             (s.keptStrings
-              ? `; a string kept from the result held ${kib(s.keptStrings.oneString.heap)} KiB (one 32 KiB chunk of the message's ` +
-                `strings, which strings of 13+ characters are slices of), one in a hundred kept held ` +
+              ? `; a string kept from the result held ${kib(s.keptStrings.oneString.heap)} KiB (strings of 13+ characters are ` +
+                `slices of a chunk of at most 32 KiB of the message's strings), one in a hundred kept held ` +
                 `${kib(s.keptStrings.hundredth.heap)} KiB, ${(s.keptStrings.hundredth.heap / s.size).toFixed(2)}x the input ` +
                 '(bound: the string areas, at most 2x the input)'
               : ''),
