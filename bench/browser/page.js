@@ -441,4 +441,54 @@ async function measureFreshMemory(sizes) {
   return rows;
 }
 
-globalThis.bench = { info, runInput, measureWasm, measureFreshMemory };
+/**
+ * What the memory of one encode result costs, cut the way js/src/encode.js cuts results without
+ * Buffer (its SLAB, SLAB_MAX and HEAP_MAX): up to 64 bytes, a Uint8Array of its own (in V8's
+ * heap); up to 16 KB, a view of n bytes cut from a 64 KB slab, a new slab when the current one is
+ * full; above, an array of its own. Each cut has its n bytes written. Timed per result against
+ * the same cuts where every slab and array is one used again (memory the page has already
+ * touched): the difference is what fresh memory adds to each result of that size. 9 rounds of
+ * ~50 ms, median.
+ * @param {number[]} sizes
+ */
+async function measureResultMemory(sizes) {
+  const SLAB = 65536, SLAB_MAX = 16384, HEAP_MAX = 64;
+  const rows = [];
+  for (const n of sizes) {
+    const src = new Uint8Array(n).fill(7);
+    const fresh = [], reused = [];
+    const own = new Uint8Array(Math.max(n, 1)), keepSlab = new ArrayBuffer(SLAB);
+    for (let r = 0; r < 9; r++) {
+      for (const [into, alloc] of [[fresh, true], [reused, false]]) {
+        let ops = 0, x = 0, slab = keepSlab, at = SLAB;
+        const t0 = now();
+        while (now() - t0 < 50) {
+          for (let k = 0; k < 16; k++) {
+            let out;
+            if (n <= HEAP_MAX || n > SLAB_MAX) {
+              out = alloc ? new Uint8Array(n) : own;
+            } else {
+              if (at + n > SLAB) {
+                if (alloc) slab = new ArrayBuffer(SLAB);
+                at = 0;
+              }
+              out = new Uint8Array(slab, at, n);
+              at = (at + n + 7) & ~7;
+            }
+            out.set(src);
+            x += out[n - 1];
+          }
+          ops += 16;
+        }
+        into.push(((now() - t0) * 1000) / ops);
+        if (x < 0) throw new Error('unreachable');
+      }
+      await tick();
+    }
+    const med = (v) => median([...v].sort((a, b) => a - b));
+    rows.push({ bytes: n, freshUs: med(fresh), reusedUs: med(reused) });
+  }
+  return rows;
+}
+
+globalThis.bench = { info, runInput, measureWasm, measureFreshMemory, measureResultMemory };

@@ -303,6 +303,35 @@ function summaryTable(results, subject) {
   return table(header, body, header.map((_, i) => (i === 0 ? 'l' : 'r')));
 }
 
+/**
+ * Per subject, what fresh memory adds to each of its encode results on this input
+ * (measureResultMemory: the result's size cut as encode.js cuts it, fresh against reused), as a
+ * share of its encode time, and its encode time without that share next to JSON.stringify's.
+ * @param {any} res @param {{bytes: number, freshUs: number, reusedUs: number}[] | undefined} memory
+ * @returns {string[]}
+ */
+function resultMemoryLines(res, memory) {
+  if (!memory) return [];
+  const lines = [];
+  const json = res.rows.find((r) => r.id === 'JSON' && r.op === 'encode');
+  for (const s of SUBJECTS) {
+    const row = res.rows.find((r) => r.id === s.id && r.op === 'encode');
+    const m = row && memory.find((x) => x.bytes === row.size);
+    if (!m || !(row.opsPerSec > 0)) continue;
+    const encUs = 1e6 / row.opsPerSec, addUs = Math.max(0, m.freshUs - m.reusedUs);
+    const jsonPart = json && json.opsPerSec > 0
+      ? `; without it ${(encUs - addUs).toFixed(2)} µs, ${ratio(1e6 / json.opsPerSec / Math.max(encUs - addUs, 1e-9))} JSON.stringify's ${(1e6 / json.opsPerSec).toFixed(2)} µs`
+      : '';
+    lines.push(`- ${s.id} encode: its ${int(row.size)}-byte result costs ${m.freshUs.toFixed(2)} µs in fresh memory (${m.reusedUs.toFixed(2)} µs ` +
+      `in memory used again): ${Math.round((addUs / encUs) * 100)}% of its ${encUs.toFixed(2)} µs per encode${jsonPart}.`);
+  }
+  if (lines.length) {
+    lines.unshift('Result memory (measured alone, cut as wirepack cuts results: see "fresh memory"; wirepack never reuses the memory ' +
+      'of a result it returned, since the caller may keep it):');
+  }
+  return lines;
+}
+
 /** Busy and total jiffies of all CPUs from /proc/stat (Linux), or null. */
 function readProcStat() {
   try {
@@ -413,6 +442,12 @@ async function main() {
       report.inputs.push(res);
       log(`[browser] ${input} done in ${(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(1)} s`);
     }
+    // what the memory of each subject's encode result adds to its encode (measureResultMemory)
+    const resultSizes = [...new Set(report.inputs.flatMap((res) => res.rows.filter((r) => r.op === 'encode' && SUBJECTS.some((s) => s.id === r.id)).map((r) => r.size)))];
+    if (resultSizes.length) {
+      log('[browser] result memory ...');
+      report.resultMemory = await page.evaluate((sizes) => globalThis.bench.measureResultMemory(sizes), resultSizes);
+    }
     if (profiler) {
       const { profile } = await profiler.send('Profiler.stop');
       fs.writeFileSync(profileTo, JSON.stringify(profile));
@@ -485,6 +520,11 @@ async function main() {
     out(`### ${res.input} (${res.jsonBytes.toLocaleString('en-US')} B of JSON)`);
     out();
     out(inputTable(res, cfg));
+    const memory = resultMemoryLines(res, report.resultMemory);
+    if (memory.length) {
+      out();
+      for (const line of memory) out(line);
+    }
   }
 
   if (report.inputs.length) {
