@@ -406,28 +406,25 @@ function info() {
 }
 
 /**
- * What fresh memory costs the page: every encode result is bytes of their own (a Uint8Array),
- * while JSON.stringify's result is a string in V8's heap. Times, per operation, allocating a
- * Uint8Array of each size and writing every 4 KB page of it, and the same writes into one
- * buffer used again (the memory already the page's); 9 rounds of ~50 ms, median.
+ * Per size n, a step that makes one result timed with fresh memory and with memory used again:
+ * 9 rounds, each running `stepFor(n, alloc)` (made anew for each run, so no state crosses from
+ * one to the other) for ~50 ms both ways; what the steps return is summed so that the work
+ * stays. Medians, in µs per step.
  * @param {number[]} sizes
+ * @param {(n: number, alloc: boolean) => () => number} stepFor
+ * @returns {Promise<{bytes: number, freshUs: number, reusedUs: number}[]>}
  */
-async function measureFreshMemory(sizes) {
+async function freshAgainstReused(sizes, stepFor) {
   const rows = [];
   for (const n of sizes) {
     const fresh = [], reused = [];
-    const keep = new Uint8Array(n);
     for (let r = 0; r < 9; r++) {
       for (const [into, alloc] of [[fresh, true], [reused, false]]) {
+        const step = stepFor(n, alloc);
         let ops = 0, x = 0;
         const t0 = now();
         while (now() - t0 < 50) {
-          for (let k = 0; k < 16; k++) {
-            const a = alloc ? new Uint8Array(n) : keep;
-            for (let i = 0; i < n; i += 4096) a[i] = k;
-            a[n - 1] = k;
-            x += a[0];
-          }
+          for (let k = 0; k < 16; k++) x += step();
           ops += 16;
         }
         into.push(((now() - t0) * 1000) / ops);
@@ -442,53 +439,57 @@ async function measureFreshMemory(sizes) {
 }
 
 /**
+ * What fresh memory costs the page: every encode result is bytes of their own (a Uint8Array),
+ * while JSON.stringify's result is a string in V8's heap. Times allocating a Uint8Array of each
+ * size and writing every 4 KB page of it, against the same writes into one array used again
+ * (the memory already the page's).
+ * @param {number[]} sizes
+ */
+function measureFreshMemory(sizes) {
+  return freshAgainstReused(sizes, (n, alloc) => {
+    const keep = alloc ? null : new Uint8Array(n);
+    let k = 0;
+    return () => {
+      const a = keep ?? new Uint8Array(n);
+      k = (k + 1) & 0xff;
+      for (let i = 0; i < n; i += 4096) a[i] = k;
+      a[n - 1] = k;
+      return a[0];
+    };
+  });
+}
+
+/**
  * What the memory of one encode result costs, cut the way js/src/encode.js cuts results without
  * Buffer (its SLAB, SLAB_MAX and HEAP_MAX): up to 64 bytes, a Uint8Array of its own (in V8's
  * heap); up to 16 KB, a view of n bytes cut from a 64 KB slab, a new slab when the current one is
- * full; above, an array of its own. Each cut has its n bytes written. Timed per result against
- * the same cuts where every slab and array is one used again (memory the page has already
- * touched): the difference is what fresh memory adds to each result of that size. 9 rounds of
- * ~50 ms, median.
+ * full; above, an array of its own. Each cut has its n bytes written. Timed against the same cuts
+ * where every slab and array is one used again: the difference is what fresh memory adds to each
+ * result of that size.
  * @param {number[]} sizes
  */
-async function measureResultMemory(sizes) {
+function measureResultMemory(sizes) {
   const SLAB = 65536, SLAB_MAX = 16384, HEAP_MAX = 64;
-  const rows = [];
-  for (const n of sizes) {
+  return freshAgainstReused(sizes, (n, alloc) => {
     const src = new Uint8Array(n).fill(7);
-    const fresh = [], reused = [];
-    const own = new Uint8Array(Math.max(n, 1)), keepSlab = new ArrayBuffer(SLAB);
-    for (let r = 0; r < 9; r++) {
-      for (const [into, alloc] of [[fresh, true], [reused, false]]) {
-        let ops = 0, x = 0, slab = keepSlab, at = SLAB;
-        const t0 = now();
-        while (now() - t0 < 50) {
-          for (let k = 0; k < 16; k++) {
-            let out;
-            if (n <= HEAP_MAX || n > SLAB_MAX) {
-              out = alloc ? new Uint8Array(n) : own;
-            } else {
-              if (at + n > SLAB) {
-                if (alloc) slab = new ArrayBuffer(SLAB);
-                at = 0;
-              }
-              out = new Uint8Array(slab, at, n);
-              at = (at + n + 7) & ~7;
-            }
-            out.set(src);
-            x += out[n - 1];
-          }
-          ops += 16;
+    const own = alloc ? null : new Uint8Array(n), keepSlab = alloc ? null : new ArrayBuffer(SLAB);
+    let slab = keepSlab, at = SLAB;
+    return () => {
+      let out;
+      if (n <= HEAP_MAX || n > SLAB_MAX) {
+        out = own ?? new Uint8Array(n);
+      } else {
+        if (at + n > SLAB) {
+          slab = keepSlab ?? new ArrayBuffer(SLAB);
+          at = 0;
         }
-        into.push(((now() - t0) * 1000) / ops);
-        if (x < 0) throw new Error('unreachable');
+        out = new Uint8Array(/** @type {ArrayBuffer} */ (slab), at, n);
+        at = (at + n + 7) & ~7;
       }
-      await tick();
-    }
-    const med = (v) => median([...v].sort((a, b) => a - b));
-    rows.push({ bytes: n, freshUs: med(fresh), reusedUs: med(reused) });
-  }
-  return rows;
+      out.set(src);
+      return out[n - 1];
+    };
+  });
 }
 
 globalThis.bench = { info, runInput, measureWasm, measureFreshMemory, measureResultMemory };
