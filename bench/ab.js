@@ -24,11 +24,13 @@
 // Cases are `<format>-<op>:<input>`: mp-pack, mp-unpack, cbor-encode, cbor-decode (the free
 // functions, as the peers' own benchmarks call them), mp-records-pack, mp-records-unpack,
 // cbor-records-encode, cbor-records-decode (the default instances, `new Packr()` / `new
-// Encoder()`), over sample-small, sample-datatypes, example4 (bench/fixtures), fluentd (the
-// stream suite's message) and small-messages (the first segment of the varied suite's stream;
-// one op is the whole segment), or varied-<category>: any category of the varied suite (a
-// stream's first segment). Default: the four free-function cases over sample-small, fluentd
-// and example4.
+// Encoder()`), mp-stream-pack, mp-stream-unpack, cbor-stream-encode, cbor-stream-decode (the
+// codec inside the library's PackrStream/UnpackrStream or EncoderStream/DecoderStream: 100
+// sequential packs, or one 100-message chunk decoded; see streamOperation), over
+// sample-small, sample-datatypes, example4 (bench/fixtures), fluentd (the stream suite's
+// message) and small-messages (the first segment of the varied suite's stream; one op is the
+// whole segment), or varied-<category>: any category of the varied suite (a stream's first
+// segment). Default: the four free-function cases over sample-small, fluentd and example4.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -85,6 +87,7 @@ function operation(kind, lib, input) {
   const [fmt, ...rest] = kind.split('-');
   const records = rest[0] === 'records';
   const op = rest[rest.length - 1];
+  if (rest[0] === 'stream') return streamOperation(fmt, op, lib, msgs);
   let enc, dec;
   if (fmt === 'mp') {
     const p = records ? new lib.mp.Packr() : null;
@@ -106,6 +109,37 @@ function operation(kind, lib, input) {
     return { run: () => { for (let i = 0; i < bufs.length; i++) sink += dec(bufs[i]) === undefined ? 0 : 1; return sink; }, bytes: bufs };
   }
   throw new Error(`bench/ab.js: unknown case ${kind}`);
+}
+
+/** Messages per decoded chunk in the stream cases, as the stream suite writes them (JOIN). */
+const STREAM_JOIN = 100;
+
+/**
+ * A stream case: the codec a library's streams use, without Node's stream machinery. The
+ * messages are the input's (a single document: STREAM_JOIN copies of it, as the stream suite
+ * writes the fluentd message). pack/encode: each message through the encoder stream's packer
+ * (sequential records: the first message defines its record, the rest refer to it); one op
+ * packs them all. unpack/decode: that packer's output for all of them, one chunk, through the
+ * decoder stream's unpackMultiple / decodeMultiple, as a stream's write of it does.
+ * @param {string} fmt 'mp' or 'cbor' @param {string} op @param {{mp: any, cbor: any}} lib @param {any[]} msgs
+ */
+function streamOperation(fmt, op, lib, msgs) {
+  const list = msgs.length === 1 ? new Array(STREAM_JOIN).fill(msgs[0]) : msgs;
+  const mp = fmt === 'mp';
+  if (!mp && fmt !== 'cbor') throw new Error(`bench/ab.js: unknown stream format ${fmt}`);
+  const packer = mp ? new lib.mp.PackrStream().packr : new lib.cbor.EncoderStream().encoder;
+  const enc = mp ? (v) => packer.pack(v) : (v) => packer.encode(v);
+  const joined = Buffer.concat(list.map((m) => Buffer.from(enc(m))));
+  let sink = 0;
+  if (op === 'pack' || op === 'encode') {
+    return { run: () => { for (let i = 0; i < list.length; i++) sink += enc(list[i]).length; return sink; }, bytes: [joined] };
+  }
+  if (op !== 'unpack' && op !== 'decode') throw new Error(`bench/ab.js: unknown stream case ${fmt}-stream-${op}`);
+  const unpacker = mp ? new lib.mp.UnpackrStream().unpackr : new lib.cbor.DecoderStream().decoder;
+  const dec = mp ? (b) => unpacker.unpackMultiple(b) : (b) => unpacker.decodeMultiple(b);
+  const n = dec(joined).length;
+  if (n !== list.length) throw new Error(`bench/ab.js: ${fmt}-stream-${op} decoded ${n} values of ${list.length}`);
+  return { run: () => (sink += dec(joined).length), bytes: [joined] };
 }
 
 /** ms per call of f, over batches of about ms milliseconds. */
