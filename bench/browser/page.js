@@ -13,6 +13,7 @@
 import * as wirepack from '../../js/src/index.browser.js';
 import * as wirepackCbor from '../../js/src/cbor.browser.js';
 import { wasmBase64 } from '../../js/src/wasm-inline.js';
+import { RESULT_CUTS } from '../../js/src/encode.js';
 import * as msgpackr from 'msgpackr';
 import * as cborX from 'cbor-x';
 import { firstDiff } from '../lib/verify.js';
@@ -460,16 +461,16 @@ function measureFreshMemory(sizes) {
 }
 
 /**
- * What the memory of one encode result costs, cut the way js/src/encode.js cuts results without
- * Buffer (its SLAB, SLAB_MAX and HEAP_MAX): up to 64 bytes, a Uint8Array of its own (in V8's
- * heap); up to 16 KB, a view of n bytes cut from a 64 KB slab, a new slab when the current one is
- * full; above, an array of its own. Each cut has its n bytes written. Timed against the same cuts
+ * What the memory of one encode result costs, cut the way js/src/encode.js cuts results here
+ * (RESULT_CUTS; without Buffer: up to 64 bytes, a Uint8Array of its own, in V8's heap; up to
+ * 16 KB, a view of n bytes cut from a 64 KB slab, a new slab when the current one is full; above,
+ * an array of its own). Each cut has its n bytes written. Timed against the same cuts
  * where every slab and array is one used again: the difference is what fresh memory adds to each
  * result of that size.
  * @param {number[]} sizes
  */
 function measureResultMemory(sizes) {
-  const SLAB = 65536, SLAB_MAX = 16384, HEAP_MAX = 64;
+  const { slab: SLAB, slabMax: SLAB_MAX, heapMax: HEAP_MAX } = RESULT_CUTS;
   return freshAgainstReused(sizes, (n, alloc) => {
     const src = new Uint8Array(n).fill(7);
     const own = alloc ? null : new Uint8Array(n), keepSlab = alloc ? null : new ArrayBuffer(SLAB);

@@ -319,8 +319,9 @@ function resultMemoryLines(res, memory) {
     const m = row && memory.find((x) => x.bytes === row.size);
     if (!m || !(row.opsPerSec > 0)) continue;
     const encUs = 1e6 / row.opsPerSec, addUs = Math.max(0, m.freshUs - m.reusedUs);
-    const jsonPart = json && json.opsPerSec > 0
-      ? `; without it ${(encUs - addUs).toFixed(2)} µs, ${ratio(1e6 / json.opsPerSec / Math.max(encUs - addUs, 1e-9))} JSON.stringify's ${(1e6 / json.opsPerSec).toFixed(2)} µs`
+    const jsonUs = json && json.opsPerSec > 0 ? 1e6 / json.opsPerSec : null;
+    const jsonPart = jsonUs !== null
+      ? `; without it ${(encUs - addUs).toFixed(2)} µs, ${ratio(jsonUs / Math.max(encUs - addUs, 1e-9))} JSON.stringify's ${jsonUs.toFixed(2)} µs`
       : '';
     lines.push(`- ${s.id} encode: its ${int(row.size)}-byte result costs ${m.freshUs.toFixed(2)} µs in fresh memory (${m.reusedUs.toFixed(2)} µs ` +
       `in memory used again): ${Math.round((addUs / encUs) * 100)}% of its ${encUs.toFixed(2)} µs per encode${jsonPart}.`);

@@ -1993,6 +1993,8 @@ const SLAB = NodeBuffer ? 8192 : 65536, SLAB_MAX = NodeBuffer ? 1024 : 16384, SE
  * Node the slab view stays (on-heap Buffers measured 0.82-0.89x there).
  */
 const HEAP_MAX = 64;
+/** How results are cut (SLAB, SLAB_MAX, HEAP_MAX in this environment), for the browser bench's result-memory measurement. */
+export const RESULT_CUTS = Object.freeze({ slab: SLAB, slabMax: SLAB_MAX, heapMax: HEAP_MAX });
 /**
  * Binary values of at least XBIN_MIN bytes go as XBIN entries (MessagePack and the plain CBOR
  * encoder): copied once, from the caller's bytes into the result, where the tape held a copy that
