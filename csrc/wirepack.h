@@ -190,6 +190,17 @@ typedef struct wp_decoder {
 
 #define WP_DEFAULT_MAX_DEPTH 1000u
 
+/* WP_DEC_SLACK: bytes past the end of the input (in[len]) that the decoders may read, and past
+ * the end of the ASCII area (ascii[ascii_cap]) that they may write, so that the strings and keys
+ * of up to 16 bytes at the very end of a message are read and copied as two 8-byte words like all
+ * the others (at the end of a small message, that is most of them). 0 unless the build defines
+ * it; the wasm build defines 16 and lays out its arena to match (wp_wasm.c). With slack, every
+ * caller provides that many bytes after both: readable after the input (bytes read there are
+ * masked off, never interpreted) and writable after the ASCII area (never part of a string). */
+#ifndef WP_DEC_SLACK
+#define WP_DEC_SLACK 0u
+#endif
+
 /* Sizes that always suffice for an input of len bytes (tape words, ascii bytes, utf16 units,
  * stack words for max_depth). The tape bound is 2 words per input byte plus a constant;
  * ascii_cap = len and utf16_cap = len always suffice. */

@@ -495,11 +495,13 @@ WP_INLINE bool wp_put_string(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32
 bool wp_vc_put(wp_tables *tb, wp_tape *t, const uint8_t *s, uint32_t n);
 _Static_assert(WP_VC_SLOTS == 1024u && WP_VC_MAX < 64u, "wp_vc_put: a slot in 10 bits, a length in 6");
 
-/* wp_put_string for a string with `avail` bytes readable at s: one of at most 16 bytes, with 16
- * readable and 16 bytes of room in the ASCII area, is checked and copied as two 8-byte words
- * (the bytes written past it are overwritten by the next string, or never read). */
+/* wp_put_string for a string with `avail` bytes readable at s (WP_DEC_SLACK past the input's end
+ * included): one of at most 16 bytes, with 16 readable and 16 bytes of room in the ASCII area
+ * (its slack included), is checked and copied as two 8-byte words (the bytes written past it are
+ * overwritten by the next string, or never read). */
 WP_INLINE bool wp_put_string_in(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32_t n, uint32_t avail) {
-    if (n <= 16u && avail >= 16u && d->ascii_cap - d->ascii_len >= 16u) {
+    const uint32_t room = d->ascii_cap - d->ascii_len;
+    if (n <= 16u && avail >= 16u && room + WP_DEC_SLACK >= 16u && (WP_DEC_SLACK == 0u || n <= room)) {
         const uint64_t a = wp_load_u64(s), b = wp_load_u64(s + 8);
         if ((((a & wp_key_lo_mask(n)) | (b & wp_key_hi_mask(n))) & 0x8080808080808080ull) == 0) {
             uint8_t *o = d->ascii + d->ascii_len;

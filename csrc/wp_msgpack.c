@@ -282,7 +282,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             if (n > wp_rd_left(&r) - hl) FAIL(WP_ERR_TRUNCATED, start);
             if (wp_unlikely((uint64_t)start + hl + n > b_S)) FAIL(WP_ERR_BAD_BUNDLE, start);
             const uint8_t *s = wp_rd_at(&r, start + hl);
-            const uint32_t avail = r.len - (start + hl);
+            const uint32_t avail = r.len - (start + hl) + WP_DEC_SLACK; /* readable at s */
             uint32_t id = WP_NO_ID;
             const uint32_t guess = top->count; /* the map's shape guess (id + 1), 0: none */
             if (guess && (top->flags & FR_ALL_INTERNED)) {
@@ -425,7 +425,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         left = wp_rd_left(&r) - hl;
         r.pos = start + hl;
         SPAN_CHECK(d->max_str, b_S != UINT32_MAX);
-        if (!wp_put_value_string(d, tb, &t, wp_rd_ptr(&r), n, left, vcache)) FAIL(WP_ERR_TAPE_FULL, start);
+        if (!wp_put_value_string(d, tb, &t, wp_rd_ptr(&r), n, left + WP_DEC_SLACK, vcache)) FAIL(WP_ERR_TAPE_FULL, start);
         r.pos += n;
         goto item_done;
     bin:

@@ -110,7 +110,9 @@ WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
 }
 
 /* Decode the len input bytes at the arena base (wpw_decode: MessagePack, wpw_cbor_decode: CBOR). Lays out the rest of the arena after them:
- *   [input len] [stack] [value ends] [ascii len] [utf16 len units] [tape 2*len+8 words (CBOR 3*len+8)]
+ *   [input len] [slack] [stack] [value ends] [ascii len] [slack] [utf16 len units] [tape 2*len+8 words (CBOR 3*len+8)]
+ * (slack: WP_DEC_SLACK bytes, which the decoder may read after the input and write after the
+ * ASCII area; the wasm build defines 16)
  * The tape comes last so that everything a call touches lies below its end (wpw_touched).
  * Tables fuller than `reset_fill` (1/1024ths) are emptied first; the generation in the results
  * changes when that happens, so the host drops its mirror too.
@@ -130,12 +132,12 @@ WP_INLINE bool wp_decode_begin(bool cbor, uint32_t len, uint32_t flags, uint32_t
     g_res[15] = g_generation;
     uint64_t in = wp_arena_base();
     wp_touch(in + len); /* the host copied the input there */
-    uint64_t stack = wp_align(in + len, 8);
+    uint64_t stack = wp_align(in + len + WP_DEC_SLACK, 8); /* (the input's slack is only read) */
     uint64_t stack_words = wp_stack_words(max_depth, len);
     uint64_t ends = stack + stack_words * 4u;
     uint64_t ends_words = (flags & WP_DEC_MULTIPLE) ? (uint64_t)len + 1u : 0u;
     uint64_t ascii = ends + ends_words * 4u;
-    uint64_t utf16 = wp_align(ascii + len, 8);
+    uint64_t utf16 = wp_align(ascii + len + WP_DEC_SLACK, 8);
     uint64_t tape = wp_align(utf16 + 2ull * len, 8);
     uint64_t tape_words = cbor ? wp_cb_tape_words(len) : wp_mp_tape_words(len);
     uint64_t end = tape + tape_words * 4u;

@@ -40,7 +40,7 @@ mkdir -p "$EMCC_TEMP_DIR"
 
 # Same stack as the clang build (128 KiB, not emcc's 64 KiB suggestion): the decoder may
 # recurse up to maxDepth and an overflow is silent memory corruption in wasm.
-EMFLAGS=(-O2 -msimd128 -mbulk-memory -Wall -Wextra -Icsrc
+EMFLAGS=(-O2 -msimd128 -mbulk-memory -Wall -Wextra -Icsrc -DWP_DEC_SLACK=16u
   -sSTANDALONE_WASM -sTOTAL_STACK=131072 --no-entry -sALLOW_MEMORY_GROWTH=1
   -sERROR_ON_UNDEFINED_SYMBOLS=1)
 

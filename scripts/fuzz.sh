@@ -16,6 +16,9 @@
 # the script exit non-zero. Per target it prints the executions, executions per second and
 # the corpus growth.
 #
+# The targets are built with the decoders' slack (WP_DEC_SLACK=16, wirepack.h) as the wasm build
+# has it; --regress runs every input through a build without it (the native default) as well.
+#
 # Environment: CC (default clang-14, else clang), FUZZ_JOBS (targets run at once; default the
 # number of cores), FUZZ_FLAGS (extra libFuzzer flags, e.g. "-use_value_profile=1"),
 # FUZZ_CFLAGS (extra compiler flags).
@@ -59,10 +62,13 @@ if ! echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) {
   exit 2
 fi
 rm -f "$OUT/.probe"
+# $OUT/<target>: with the slack (fuzzed); $OUT/no-slack/<target>: without it (--regress only)
+mkdir -p "$OUT/no-slack"
 pids=() fail=0
 for t in "${targets[@]}"; do
   [[ -f "tests/fuzz/$t.c" ]] || { echo "fuzz: no target tests/fuzz/$t.c" >&2; exit 2; }
-  "$CC" "${CFLAGS[@]}" "tests/fuzz/$t.c" csrc/*.c -lm -o "$OUT/$t" & pids+=($!)
+  "$CC" "${CFLAGS[@]}" -DWP_DEC_SLACK=16u "tests/fuzz/$t.c" csrc/*.c -lm -o "$OUT/$t" & pids+=($!)
+  if [[ "$mode" == regress ]]; then "$CC" "${CFLAGS[@]}" "tests/fuzz/$t.c" csrc/*.c -lm -o "$OUT/no-slack/$t" & pids+=($!); fi
 done
 for p in "${pids[@]}"; do wait "$p" || fail=1; done
 ((fail == 0)) || { echo "fuzz: build failed" >&2; exit 1; }
@@ -79,16 +85,19 @@ if [[ "$mode" == regress ]]; then
     files=("${regs[@]}")
     [[ -d "tests/fuzz/corpus/$t" ]] && while IFS= read -r f; do files+=("$f"); done < <(find "tests/fuzz/corpus/$t" -type f | sort)
     ((${#files[@]})) || { echo "ok   $t (no inputs)"; continue; }
-    log="$OUT/regress-$t.log"
-    start=$(date +%s%N)
-    if "$OUT/$t" -runs=1 "${files[@]}" >"$log" 2>&1; then
-      echo "ok   $t: ${#files[@]} inputs ($(( ($(date +%s%N) - start) / 1000000 )) ms)"
-    else
-      echo "FAIL $t (see $log):"
-      grep -E "Running: |INVARIANT|ERROR|SUMMARY" "$log" | tail -n 6 | sed 's/^/     /'
-      echo
-      failed=1
-    fi
+    for bin in "$OUT/$t" "$OUT/no-slack/$t"; do
+      name="$t" log="$OUT/regress-$t.log"
+      if [[ "$bin" == */no-slack/* ]]; then name="$t (no slack)" log="$OUT/regress-$t-no-slack.log"; fi
+      start=$(date +%s%N)
+      if "$bin" -runs=1 "${files[@]}" >"$log" 2>&1; then
+        echo "ok   $name: ${#files[@]} inputs ($(( ($(date +%s%N) - start) / 1000000 )) ms)"
+      else
+        echo "FAIL $name (see $log):"
+        grep -E "Running: |INVARIANT|ERROR|SUMMARY" "$log" | tail -n 6 | sed 's/^/     /'
+        echo
+        failed=1
+      fi
+    done
   done
   ((failed == 0)) || { echo "fuzz --regress: failures" >&2; exit 1; }
   echo "fuzz --regress: all inputs pass"

@@ -1138,10 +1138,10 @@ static void test_caller_buffers(void) {
             wp_decoder d;
             memset(&d, 0, sizeof d);
             uint64_t *tape = (uint64_t *)malloc(((size_t)tw + 1) / 2 * 8);
-            uint8_t *ascii = (uint8_t *)malloc(ac + 1);
+            uint8_t *ascii = (uint8_t *)malloc(ac + 1 + WP_DEC_SLACK); /* (the decoders' slack: wirepack.h) */
             uint16_t *utf16 = (uint16_t *)malloc(2u * uc + 2);
             uint32_t *stack = (uint32_t *)malloc((size_t)sw * 4);
-            uint8_t *in = (uint8_t *)malloc(len);
+            uint8_t *in = (uint8_t *)malloc(len + WP_DEC_SLACK);
             memcpy(in, b.p, len);
             d.in = in; d.len = len; d.flags = O | WP_DEC_NO_INTERN;
             d.tape = (uint32_t *)(void *)tape; d.tape_cap = tw;

@@ -21,14 +21,14 @@ static wp_err dec(tu_dec *x, const char *hex, uint32_t flags) {
     memset(x, 0, sizeof *x);
     /* tu_decode_ex fills the decoder and runs it; records/ext must be set first, so run by hand */
     uint32_t len = b.len;
-    x->in = (uint8_t *)malloc(len ? len : 1);
+    x->in = (uint8_t *)malloc(len + WP_DEC_SLACK ? len + WP_DEC_SLACK : 1);
     if (len) memcpy(x->in, b.p, len);
     uint32_t tw = wp_decode_tape_words(len), sw = wp_decode_stack_words(0, len);
     x->tape64 = (uint64_t *)malloc(((size_t)tw + 1) / 2 * 8);
     wp_decoder *d = &x->d;
     d->in = x->in; d->len = len; d->flags = flags | WP_DEC_MAPS_AS_OBJECTS | WP_DEC_BUNDLES;
     d->tape = (uint32_t *)(void *)x->tape64; d->tape_cap = tw;
-    d->ascii = (uint8_t *)malloc(len ? len : 1); d->ascii_cap = len;
+    d->ascii = (uint8_t *)malloc(len + WP_DEC_SLACK ? len + WP_DEC_SLACK : 1); d->ascii_cap = len;
     d->utf16 = (uint16_t *)malloc(len ? 2u * len : 2); d->utf16_cap = len;
     d->stack = (uint32_t *)malloc((size_t)sw * 4); d->stack_cap = sw;
     d->records = RECS;

@@ -160,8 +160,9 @@ typedef struct tu_dec {
 static inline wp_err tu_decode_ex(tu_dec *x, wp_tables *t, const uint8_t *in, uint32_t len, uint32_t flags,
                            uint32_t max_depth) {
     memset(x, 0, sizeof *x);
-    x->in = (uint8_t *)malloc(len ? len : 1);
+    x->in = (uint8_t *)malloc(len + WP_DEC_SLACK ? len + WP_DEC_SLACK : 1); /* (the decoders' slack: wirepack.h) */
     if (len) memcpy(x->in, in, len);
+    memset(x->in + len, 0xa5, WP_DEC_SLACK); /* (slack bytes that are not zeros: masked off, never read as data) */
     uint32_t tw = wp_decode_tape_words(len);
     x->tape64 = (uint64_t *)malloc(((size_t)tw + 1) / 2 * 8);
     uint32_t sw = wp_decode_stack_words(max_depth, len);
@@ -172,7 +173,7 @@ static inline wp_err tu_decode_ex(tu_dec *x, wp_tables *t, const uint8_t *in, ui
     d->max_depth = max_depth;
     d->tape = (uint32_t *)(void *)x->tape64;
     d->tape_cap = tw;
-    d->ascii = (uint8_t *)malloc(len ? len : 1);
+    d->ascii = (uint8_t *)malloc(len + WP_DEC_SLACK ? len + WP_DEC_SLACK : 1);
     d->ascii_cap = len;
     d->utf16 = (uint16_t *)malloc(len ? 2u * len : 2);
     d->utf16_cap = len;
@@ -434,8 +435,9 @@ static inline uint32_t tu_below(tu_rng *r, uint32_t n) { return n ? (uint32_t)(t
 static inline wp_err tu_cbor_decode_ex(tu_dec *x, wp_tables *t, const uint8_t *in, uint32_t len, uint32_t flags,
                                        uint32_t max_depth) {
     memset(x, 0, sizeof *x);
-    x->in = (uint8_t *)malloc(len ? len : 1);
+    x->in = (uint8_t *)malloc(len + WP_DEC_SLACK ? len + WP_DEC_SLACK : 1); /* (the decoders' slack: wirepack.h) */
     if (len) memcpy(x->in, in, len);
+    memset(x->in + len, 0xa5, WP_DEC_SLACK); /* (slack bytes that are not zeros: masked off, never read as data) */
     uint32_t tw = wp_cbor_tape_words(len);
     x->tape64 = (uint64_t *)malloc(((size_t)tw + 1) / 2 * 8);
     uint32_t sw = wp_decode_stack_words(max_depth, len);
@@ -446,7 +448,7 @@ static inline wp_err tu_cbor_decode_ex(tu_dec *x, wp_tables *t, const uint8_t *i
     d->max_depth = max_depth;
     d->tape = (uint32_t *)(void *)x->tape64;
     d->tape_cap = tw;
-    d->ascii = (uint8_t *)malloc(len ? len : 1);
+    d->ascii = (uint8_t *)malloc(len + WP_DEC_SLACK ? len + WP_DEC_SLACK : 1);
     d->ascii_cap = len;
     d->utf16 = (uint16_t *)malloc(len ? 2u * len : 2);
     d->utf16_cap = len;

@@ -184,6 +184,7 @@ typedef struct fz_dec {
     uint32_t eff_depth;
     wp_err rc;
     uint32_t *ends;          /* d.ends, with FZ_ENDS_CANARY words after ends_cap */
+    uint8_t *in;             /* d.in: a copy of the input with the decoders' slack after it (wirepack.h) */
 } fz_dec;
 
 /* MessagePack extension semantics (msgpackr's records, bundled strings, prefix extensions), in
@@ -232,13 +233,18 @@ static inline wp_err fz_decode(fz_dec *x, int fmt, const uint8_t *in, uint32_t l
     d->max_ext = fz_limits[FZ_LIM_EXT];
     uint32_t tw = fmt == FZ_CBOR ? wp_cbor_tape_words(len) : wp_decode_tape_words(len);
     uint32_t sw = wp_decode_stack_words(max_depth, len);
-    d->in = in;
+    /* (a copy of exactly the input and its slack: the sanitizers catch any read past them) */
+    x->in = (uint8_t *)malloc((size_t)len + WP_DEC_SLACK ? (size_t)len + WP_DEC_SLACK : 1);
+    if (!x->in) abort();
+    if (len) memcpy(x->in, in, len);
+    memset(x->in + len, 0xa5, WP_DEC_SLACK); /* (not zeros: bytes read there are masked off) */
+    d->in = x->in;
     d->len = len;
     d->flags = flags;
     d->max_depth = max_depth;
     d->tape = (uint32_t *)malloc((size_t)tw * 4);
     d->tape_cap = tw;
-    d->ascii = (uint8_t *)malloc(len ? len : 1);
+    d->ascii = (uint8_t *)malloc((size_t)len + WP_DEC_SLACK ? (size_t)len + WP_DEC_SLACK : 1);
     d->ascii_cap = len;
     d->utf16 = (uint16_t *)malloc(len ? 2u * (size_t)len : 2);
     d->utf16_cap = len;
@@ -276,7 +282,7 @@ static inline wp_err fz_decode(fz_dec *x, int fmt, const uint8_t *in, uint32_t l
 }
 
 static inline void fz_dec_free(fz_dec *x) {
-    free(x->d.tape); free(x->d.ascii); free(x->d.utf16); free(x->d.stack); free(x->ends);
+    free(x->d.tape); free(x->d.ascii); free(x->d.utf16); free(x->d.stack); free(x->ends); free(x->in);
     memset(x, 0, sizeof *x);
 }
 
