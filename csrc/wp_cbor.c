@@ -312,10 +312,10 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 /* bf ff: the same entry as a0 (no shape for the empty map) */
                 t.w[top->hdr] = (as_objects ? WP_T_OBJ : WP_T_MAP) | (WP_LEN_ESCAPE << 8);
             } else if (top->flags & FR_MAP) {
-                wp_map_close(&t, tb, top->hdr, n, top->flags, as_objects, kscratch + top->kstart, ktop - top->kstart);
-                if ((t.w[top->hdr] & 0xffu) == WP_T_SHAPED) {
+                const uint32_t hw = wp_map_close(&t, tb, top->hdr, n, top->flags, as_objects, kscratch + top->kstart, ktop - top->kstart);
+                if ((hw & 0xffu) == WP_T_SHAPED) {
                     /* the count word is not needed: the shape header moves into it */
-                    t.w[top->hdr + 1] = t.w[top->hdr];
+                    t.w[top->hdr + 1] = hw;
                     t.w[top->hdr] = WP_T_PAD;
                 }
                 ktop = top->kstart;

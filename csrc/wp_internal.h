@@ -566,21 +566,27 @@ WP_INLINE wp_err wp_dec_fail(wp_decoder *d, wp_tables *tb, uint32_t tape_len, wp
 }
 
 /* Patch the header word of a map that has just closed: SHAPED when every key is interned and a
- * shape id is available, OBJ when every key is a string (and objects are wanted), else MAP. */
-WP_INLINE void wp_map_close(wp_tape *t, wp_tables *tb, uint32_t hdr, uint32_t n, uint32_t flags,
-                            bool as_objects, const uint32_t *kids, uint32_t nkids) {
+ * shape id is available, OBJ when every key is a string (and objects are wanted), else MAP.
+ * Returns the word written: callers test it from there, not from the tape (a load of the word
+ * just stored with a byte store cannot be forwarded from the store buffer: the stall was a sixth
+ * of the C decode of a one-entry map). */
+WP_INLINE uint32_t wp_map_close(wp_tape *t, wp_tables *tb, uint32_t hdr, uint32_t n, uint32_t flags,
+                                bool as_objects, const uint32_t *kids, uint32_t nkids) {
     uint32_t tag = WP_T_MAP;
     if (as_objects && (flags & FR_ALL_STR)) {
         tag = WP_T_OBJ;
         if ((flags & FR_ALL_INTERNED) && n <= WP_SHAPE_MAX_KEYS && nkids == n) {
             uint32_t sid = wp_shape_intern(tb, kids, n);
             if (sid != WP_NO_ID && sid < WP_LEN_ESCAPE) {
-                t->w[hdr] = WP_T_SHAPED | (sid << 8);
-                return;
+                const uint32_t w = WP_T_SHAPED | (sid << 8);
+                t->w[hdr] = w;
+                return w;
             }
         }
     }
-    t->w[hdr] = (t->w[hdr] & ~0xffu) | tag;
+    const uint32_t w = (t->w[hdr] & ~0xffu) | tag;
+    t->w[hdr] = w;
+    return w;
 }
 
 /* ------------------------------------------------------------------ shape guesses (both decoders)
@@ -617,8 +623,7 @@ WP_INLINE void wp_map_close_guessed(wp_tape *t, wp_tables *tb, const wp_frame *f
         t->w[f->hdr] = WP_T_SHAPED | ((g - 1u) << 8);
         return;
     }
-    wp_map_close(t, tb, f->hdr, f->n, f->flags, as_objects, kids, nkids);
-    const uint32_t hw = t->w[f->hdr];
+    const uint32_t hw = wp_map_close(t, tb, f->hdr, f->n, f->flags, as_objects, kids, nkids);
     if ((hw & 0xffu) != WP_T_SHAPED) return;
     uint16_t *e = &tb->shape_pred[wp_pred_slot(kids[0], f->n, sp)];
     const uint32_t s = (hw >> 8) + 1u;
