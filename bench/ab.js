@@ -1,6 +1,6 @@
 // A/B of two wirepack trees, for changes of a few percent that one process cannot show.
 //
-//   node bench/ab.js <treeB> [--a=<treeA>] [--mode=paired|peer] [--processes=N] [--rounds=R]
+//   node bench/ab.js <treeB> [--a=<treeA>] [--mode=paired|peer|c] [--processes=N] [--rounds=R]
 //                    [--batch-ms=M] [--cases=name,...]
 //
 // A is this checkout unless --a is given; B is another tree with built js/src (typically
@@ -20,6 +20,18 @@
 //   the tree is faster). Reported: each tree's median over its processes, and B's over A's. This
 //   is the mode for changes that affect what V8 does with the code (inlining, feedback), which
 //   two trees in one process share the budget of; it needs about twice the processes.
+// --mode=c: the C call alone (wpw_decode, wpw_cbor_decode, wpw_encode or wpw_cbor_encode),
+//   replayed with the arguments the library's own call passed (captured once per case, over the
+//   input or tape that call left in wasm memory): each process loads both trees and runs short
+//   batches of A and B in turn, R times per case (default 150 batches of 2 ms); a process's
+//   ratio is A's minimum over B's (> 1: B is faster), with its 10th percentiles beside it. On a
+//   VM whose neighbours slow a whole process down for seconds, the minimum of many short
+//   batches resolves 1-2% where the modes above resolve about 4% (two identical trees: medians
+//   0.985-1.004 over 6 processes; a single process favours one of them by up to 3-4%, by where
+//   its memory landed, so it takes several); it leaves out everything around the C (the JS
+//   walk or build, copies, call set-up). Cases: mp-pack, mp-unpack,
+//   cbor-encode, cbor-decode; a stream input is timed as one value, the array of its messages
+//   (decode: the same, as unpack of that array's encoding).
 //
 // Cases are `<format>-<op>:<input>`: mp-pack, mp-unpack, cbor-encode, cbor-decode (the free
 // functions, as the peers' own benchmarks call them), mp-records-pack, mp-records-unpack,
@@ -62,6 +74,8 @@ function parseArgs(argv) {
     else throw new Error(`bench/ab.js: unknown option --${k}`);
   }
   if (!o.processes) o.processes = o.mode === 'peer' ? 12 : 6;
+  if (o.mode === 'c' && !argv.some((a) => a.startsWith('--rounds='))) o.rounds = 150;
+  if (o.mode === 'c' && !argv.some((a) => a.startsWith('--batch-ms='))) o.batchMs = 2;
   return o;
 }
 
@@ -142,6 +156,41 @@ function streamOperation(fmt, op, lib, msgs) {
   return { run: () => (sink += dec(joined).length), bytes: [joined] };
 }
 
+/** The C calls --mode=c replays, by case kind: [export, the library call that makes the capture]. */
+const C_CALLS = {
+  'mp-pack': ['wpw_encode', (lib, v) => lib.mp.pack(v)],
+  'mp-unpack': ['wpw_decode', (lib, v) => lib.mp.unpack(lib.mp.pack(v))],
+  'cbor-encode': ['wpw_cbor_encode', (lib, v) => lib.cbor.encode(v)],
+  'cbor-decode': ['wpw_cbor_decode', (lib, v) => lib.cbor.decode(lib.cbor.encode(v))],
+};
+
+/**
+ * --mode=c: the tree's C call for a case, replayable. Runs the library call once with the
+ * runtime's export wrapped to record its arguments (the last call of that export: for a decode,
+ * the one over the encoding), then returns a function that calls the export with them again.
+ * The input or tape stays where that call left it, as long as nothing else runs on this tree's
+ * runtime in between.
+ * @param {string} kind @param {{mp: any, cbor: any, runtime: any}} lib @param {{doc: any, stream: boolean}} input
+ */
+function cOperation(kind, lib, input) {
+  const call = C_CALLS[kind];
+  if (!call) throw new Error(`bench/ab.js: --mode=c has no case ${kind} (only ${Object.keys(C_CALLS).join(', ')})`);
+  const [name, make] = call;
+  const rt = lib.runtime.runtime(), x = rt.x, f = x[name];
+  /** @type {any[] | null} */
+  let args = null;
+  rt.x = Object.assign(Object.create(null), x, { [name]: (...a) => { args = a; return f(...a); } });
+  try {
+    make(lib, input.doc);
+  } finally {
+    rt.x = x;
+  }
+  if (args === null) throw new Error(`bench/ab.js: ${kind} made no ${name} call`);
+  const a = /** @type {any[]} */ (args);
+  if (f(...a) !== 0) throw new Error(`bench/ab.js: ${kind}: the replayed ${name} failed`);
+  return a.length === 4 ? () => f(a[0], a[1], a[2], a[3]) : a.length === 5 ? () => f(a[0], a[1], a[2], a[3], a[4]) : () => f(...a);
+}
+
 /** ms per call of f, over batches of about ms milliseconds. */
 function batch(f, ms) {
   let n = 0;
@@ -166,6 +215,27 @@ async function child(cfg) {
     else libs.push({ mp: await import(path.join(tree, 'js/src/index.node.js')), cbor: await import(path.join(tree, 'js/src/cbor.node.js')) });
   }
   const out = {};
+  if (cfg.cmode) {
+    for (const [i, tree] of cfg.trees.entries()) libs[i].runtime = await import(path.join(tree, 'js/src/runtime.js'));
+    for (const c of cfg.cases) {
+      const [kind, inputName] = c.split(':');
+      const input = await loadInput(inputName);
+      const runs = libs.map((lib) => cOperation(kind, lib, input));
+      for (const run of runs) batch(run, 100);
+      /** @type {number[][]} */
+      const times = [[], []];
+      for (let r = 0; r < cfg.rounds; r++) {
+        const first = r & 1;
+        times[first].push(batch(runs[first], cfg.batchMs));
+        times[1 - first].push(batch(runs[1 - first], cfg.batchMs));
+      }
+      const [a, b] = times.map((t) => [...t].sort((x, y) => x - y));
+      const p10 = (t) => t[Math.floor(t.length / 10)];
+      out[c] = { ratio: a[0] / b[0], p10: p10(a) / p10(b), ns: [a[0] * 1e6, b[0] * 1e6] };
+    }
+    process.stdout.write(JSON.stringify(out) + '\n');
+    return;
+  }
   for (const c of cfg.cases) {
     const [kind, inputName] = c.split(':');
     const input = await loadInput(inputName);
@@ -206,7 +276,7 @@ const fmt = (x) => x.toFixed(3);
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   if (o.child) return child(o.child);
-  if (!o.b) throw new Error('usage: node bench/ab.js <treeB> [--a=<treeA>] [--mode=paired|peer] [--processes=N] [--rounds=R] [--batch-ms=M] [--cases=...]');
+  if (!o.b) throw new Error('usage: node bench/ab.js <treeB> [--a=<treeA>] [--mode=paired|peer|c] [--processes=N] [--rounds=R] [--batch-ms=M] [--cases=...]');
   checkTree(o.a);
   checkTree(o.b);
   const t0 = Date.now();
@@ -223,6 +293,22 @@ async function main() {
     for (const c of o.cases) {
       const rs = per[c].map((x) => x.r);
       console.log(`${c} | ${fmt(median(rs))} | ${fmt(Math.min(...rs))}-${fmt(Math.max(...rs))} | ${per[c].every((x) => x.same) ? 'same' : 'differ'}`);
+    }
+  } else if (o.mode === 'c') {
+    const per = {};
+    for (let i = 0; i < o.processes; i++) {
+      const bFirst = i & 1;
+      const res = await runChild({ trees: bFirst ? [o.b, o.a] : [o.a, o.b], cases: o.cases, rounds: o.rounds, batchMs: o.batchMs, cmode: true });
+      for (const [c, v] of Object.entries(res)) {
+        (per[c] ||= []).push(bFirst ? { r: 1 / v.ratio, p10: 1 / v.p10, a: v.ns[1], b: v.ns[0] } : { r: v.ratio, p10: v.p10, a: v.ns[0], b: v.ns[1] });
+      }
+    }
+    console.log('case | A min / B min (> 1: B faster), median over processes | range | p10 ratio, median | A min, B min (ns per call, lowest over processes)');
+    console.log('--- | ---: | ---: | ---: | ---:');
+    for (const c of o.cases) {
+      const rs = per[c].map((x) => x.r);
+      const ns = (k) => Math.min(...per[c].map((x) => x[k])).toFixed(1);
+      console.log(`${c} | ${fmt(median(rs))} | ${fmt(Math.min(...rs))}-${fmt(Math.max(...rs))} | ${fmt(median(per[c].map((x) => x.p10)))} | ${ns('a')}, ${ns('b')}`);
     }
   } else if (o.mode === 'peer') {
     const per = { A: {}, B: {} };
