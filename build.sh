@@ -98,8 +98,8 @@ WASM_OPT_FLAGS=(-O3 --enable-bulk-memory --enable-simd --enable-sign-ext --enabl
 # within 3% either way.)
 # WP_DEC_SLACK (wirepack.h): the decoders may read 16 bytes past the input and write 16 past the
 # ASCII area, which wp_wasm.c's arena layout provides, so that the strings and keys at the end of
-# a message take the same two-word path as the others (the C decode alone of a small object with
-# strings at its end 5-17% faster, of inputs without such strings the same).
+# a message take the same two-word path as the others (the C decode alone of small messages
+# with strings at their end 3-15% faster, of inputs without such strings the same).
 CODEC_CFLAGS=("${CFLAGS_WASM[@]/-O3/-Oz}" -DWP_DEC_SLACK=16u)
 CODEC_LDFLAGS=("${LDFLAGS_WASM[@]/--lto-O3/--lto-O2}")
 # binaryen then optimizes the -Oz code at -O3, not -Oz: +186 bytes (of 50 KB) and the C alone

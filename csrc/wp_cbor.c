@@ -252,7 +252,7 @@ static uint32_t wp_cbor_crec_scan(const wp_reader *r, uint32_t at, const wp_deco
         if (!wp_rd_has(&q, 1) || wp_cbor_head(&q, &m, &a, &h, &indef) != WP_OK || m != 3 || indef) return WP_NO_ID;
         if (a > wp_rd_left(&q) - h || wp_over((uint32_t)a, d->max_str)) return WP_NO_ID;
         const uint32_t s = q.pos + h;
-        kids[k] = wp_key_intern_at(tb, wp_rd_at(&q, s), (uint32_t)a, r->len - s);
+        kids[k] = wp_key_intern_at(tb, wp_rd_at(&q, s), (uint32_t)a, wp_rd_readable(r, s));
         if (kids[k] == WP_NO_ID) return WP_NO_ID;
         q.pos = s + (uint32_t)a;
     }
@@ -438,10 +438,10 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             uint32_t id;
             if (guess && (top->flags & FR_ALL_INTERNED)) {
                 bool miss = false;
-                id = wp_guess_key(tb, guess, ktop - top->kstart, s, n, avail + WP_DEC_SLACK, &miss);
+                id = wp_guess_key(tb, guess, ktop - top->kstart, s, n, wp_rd_readable(&r, start + hl1), &miss);
                 if (miss) top->flags &= ~FR_CB_GUESS; /* for the rest of the map */
             } else {
-                id = wp_key_intern_at(tb, s, n, avail + WP_DEC_SLACK);
+                id = wp_key_intern_at(tb, s, n, wp_rd_readable(&r, start + hl1));
             }
             if (id != WP_NO_ID) {
                 /* the first key of a definite map: its guess (indefinite maps take none) */
@@ -532,7 +532,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             if (wp_over(n, d->max_str)) FAIL(WP_ERR_LIMIT, start);
             if (n > r.len - r.pos) FAIL(WP_ERR_TRUNCATED, start);
             if (bundle_s && r.pos + n > bundle_s) FAIL(WP_ERR_BAD_BUNDLE, start); /* into the bundle's strings */
-            if (!wp_put_value_string(d, tb, &t, wp_rd_ptr(&r), n, r.len - r.pos + WP_DEC_SLACK, vcache)) FAIL(WP_ERR_TAPE_FULL, start);
+            if (!wp_put_value_string(d, tb, &t, wp_rd_ptr(&r), n, wp_rd_readable(&r, r.pos), vcache)) FAIL(WP_ERR_TAPE_FULL, start);
             r.pos += n;
             goto item_done;
         cb_arr:
@@ -621,7 +621,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             const uint8_t *s = wp_rd_ptr(&r);
             /* keys the way above did not intern (longer heads, interning off or failed) */
             if (is_key) top->flags &= ~(uint32_t)FR_ALL_INTERNED;
-            if (!wp_put_value_string(d, tb, &t, s, n, r.len - r.pos + WP_DEC_SLACK, vcache && !is_key)) FAIL(WP_ERR_TAPE_FULL, start);
+            if (!wp_put_value_string(d, tb, &t, s, n, wp_rd_readable(&r, r.pos), vcache && !is_key)) FAIL(WP_ERR_TAPE_FULL, start);
             r.pos += n;
             goto item_done;
         }

@@ -69,6 +69,9 @@ WP_INLINE uint32_t wp_rd_left(const wp_reader *r) { return r->len - r->pos; }
 WP_INLINE bool wp_rd_has(const wp_reader *r, uint32_t n) { return n <= r->len - r->pos; }
 WP_INLINE const uint8_t *wp_rd_at(const wp_reader *r, uint32_t off) { return r->base + off; }
 WP_INLINE const uint8_t *wp_rd_ptr(const wp_reader *r) { return r->base + r->pos; }
+/* Bytes readable at input offset off (off <= len): the rest of the input and the decoders' slack
+ * after it (WP_DEC_SLACK), for the reads of short strings and keys as two 8-byte words. */
+WP_INLINE uint32_t wp_rd_readable(const wp_reader *r, uint32_t off) { return r->len - off + WP_DEC_SLACK; }
 
 /* ------------------------------------------------------------------ tape writer */
 
