@@ -56,7 +56,7 @@ const DEFAULT_CASES = ['sample-small', 'fluentd', 'example4'].flatMap((i) => ['m
 const FLUENTD = ['tag', [[1440949922, { message: 'hi there' }]]];
 
 function parseArgs(argv) {
-  const o = { mode: 'paired', processes: 0, rounds: 20, batchMs: 15, cases: DEFAULT_CASES, a: REPO, b: null, child: null };
+  const o = { mode: 'paired', processes: 0, rounds: 0, batchMs: 0, cases: DEFAULT_CASES, a: REPO, b: null, child: null };
   for (const arg of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
     if (!m) {
@@ -74,8 +74,8 @@ function parseArgs(argv) {
     else throw new Error(`bench/ab.js: unknown option --${k}`);
   }
   if (!o.processes) o.processes = o.mode === 'peer' ? 12 : 6;
-  if (o.mode === 'c' && !argv.some((a) => a.startsWith('--rounds='))) o.rounds = 150;
-  if (o.mode === 'c' && !argv.some((a) => a.startsWith('--batch-ms='))) o.batchMs = 2;
+  if (!o.rounds) o.rounds = o.mode === 'c' ? 150 : 20;
+  if (!o.batchMs) o.batchMs = o.mode === 'c' ? 2 : 15;
   return o;
 }
 
