@@ -162,6 +162,8 @@ const C_CALLS = {
   'mp-unpack': ['wpw_decode', (lib, v) => lib.mp.unpack(lib.mp.pack(v))],
   'cbor-encode': ['wpw_cbor_encode', (lib, v) => lib.cbor.encode(v)],
   'cbor-decode': ['wpw_cbor_decode', (lib, v) => lib.cbor.decode(lib.cbor.encode(v))],
+  'mp-stream-unpack': ['wpw_decode', (lib, v) => streamOperation('mp', 'unpack', lib, [v]).run()],
+  'cbor-stream-decode': ['wpw_cbor_decode', (lib, v) => streamOperation('cbor', 'decode', lib, [v]).run()],
 };
 
 /**
