@@ -490,12 +490,15 @@ WP_INLINE bool wp_put_string(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32
 }
 /* A string value s[0..n) (WP_VC_MIN <= n <= WP_VC_MAX) through the value cache (wp_tables): a
  * VSTR entry when it is ASCII and the cache is on, its slot then holding exactly these bytes
- * (written there now, with a new stamp, unless they were already); false otherwise (the caller
- * writes it as usual). Reads only s[0..n): four overlapping windows cover it (two below 8 bytes,
+ * (written there now, with a new stamp, unless they were already): returned as the entry's two
+ * words (the first low), for the caller to put on the tape; 0 otherwise (the caller writes it as
+ * usual). (It is not given the tape: a decoder's tape passed to a function that is not inlined
+ * lives in wasm memory, not in locals, and every entry of the decode then loads and stores its
+ * length there.) Reads only s[0..n): four overlapping windows cover it (two below 8 bytes,
  * two up to 16), and two strings of one length are equal when all their windows are. The windows
  * are loaded once for the ASCII test, the hash and the comparison: the keys' wp_is_ascii,
  * wp_hash_bytes and wp_bytes_eq in their place made a sample-small decode 11-15% slower in C. */
-bool wp_vc_put(wp_tables *tb, wp_tape *t, const uint8_t *s, uint32_t n);
+uint64_t wp_vc_put(wp_tables *tb, const uint8_t *s, uint32_t n);
 _Static_assert(WP_VC_SLOTS == 1024u && WP_VC_MAX < 64u, "wp_vc_put: a slot in 10 bits, a length in 6");
 
 /* wp_put_string for a string with `avail` bytes readable at s (WP_DEC_SLACK past the input's end
@@ -522,7 +525,14 @@ WP_INLINE bool wp_put_string_in(wp_decoder *d, wp_tape *t, const uint8_t *s, uin
  * (WP_DEC_VCACHE, and not a map key) and its length is one the cache keeps, else as
  * wp_put_string_in writes it. False: no room (WP_ERR_TAPE_FULL). */
 WP_INLINE bool wp_put_value_string(wp_decoder *d, wp_tables *tb, wp_tape *t, const uint8_t *s, uint32_t n, uint32_t avail, bool vcache) {
-    if (vcache && n - WP_VC_MIN <= WP_VC_MAX - WP_VC_MIN && wp_vc_put(tb, t, s, n)) return true;
+    if (vcache && n - WP_VC_MIN <= WP_VC_MAX - WP_VC_MIN) {
+        const uint64_t e = wp_vc_put(tb, s, n);
+        if (e != 0) {
+            wp_tape_put(t, (uint32_t)e);
+            wp_tape_put(t, (uint32_t)(e >> 32));
+            return true;
+        }
+    }
     return wp_put_string_in(d, t, s, n, avail);
 }
 

@@ -169,10 +169,10 @@ void wp_tables_rollback(wp_tables *t, uint32_t nkeys, uint32_t nshapes) {
     }
 }
 
-__attribute__((noinline)) bool wp_vc_put(wp_tables *tb, wp_tape *t, const uint8_t *s, uint32_t n) {
+__attribute__((noinline)) uint64_t wp_vc_put(wp_tables *tb, const uint8_t *s, uint32_t n) {
     if (tb->vc_skip) {
         tb->vc_skip--;
-        return false;
+        return 0;
     }
     uint64_t a, b, c = 0, e = 0;
     if (n < 8u) {
@@ -186,7 +186,7 @@ __attribute__((noinline)) bool wp_vc_put(wp_tables *tb, wp_tape *t, const uint8_
             e = wp_load_u64(s + n - 16u);
         }
     }
-    if ((a | b | c | e) & 0x8080808080808080ull) return false;
+    if ((a | b | c | e) & 0x8080808080808080ull) return 0;
     uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ (c * 0x165667B19E3779F9ull) ^
                  (e * 0x27D4EB2F165667C5ull) ^ ((uint64_t)n * 0xFF51AFD7ED558CCDull);
     /* (a product's low bits depend only on its input's low bits: mixed, so that the doorkeeper's
@@ -216,16 +216,15 @@ __attribute__((noinline)) bool wp_vc_put(wp_tables *tb, wp_tape *t, const uint8_
         const uint32_t sig = (uint32_t)h | 1u;
         if (tb->vc_seen[slot] != sig) {
             tb->vc_seen[slot] = sig;
-            return false;
+            return 0;
         }
         /* (nor over bytes an entry of this call names, nor once the stamps run out) */
-        if (tb->vc_used[slot] == tb->vc_call || tb->vc_next >= WP_VC_STAMP_MAX) return false;
+        if (tb->vc_used[slot] == tb->vc_call || tb->vc_next >= WP_VC_STAMP_MAX) return 0;
         tb->vc_used[slot] = tb->vc_call;
         wp_copy(k, s, n);
         tb->vc_len[slot] = (uint8_t)n;
         tb->vc_stamp[slot] = ++tb->vc_next;
     }
-    wp_tape_tagp(t, WP_T_VSTR, slot | (n << 10));
-    wp_tape_put(t, tb->vc_stamp[slot]);
-    return true;
+    /* (the tag word is never 0: WP_T_VSTR is not) */
+    return (uint64_t)(WP_T_VSTR | ((slot | (n << 10)) << 8)) | ((uint64_t)tb->vc_stamp[slot] << 32);
 }
