@@ -43,6 +43,11 @@
 // message) and small-messages (the first segment of the varied suite's stream; one op is the
 // whole segment), or varied-<category>: any category of the varied suite (a stream's first
 // segment). Default: the four free-function cases over sample-small, fluentd and example4.
+//
+// --history=all (or =input,...; paired and peer modes): before the cases, every library in the
+//   process encodes and decodes those inputs (plain and records, both formats, ~20 ms each), as a
+//   full run's earlier suites do before its later rows. Rows that are below their peers in a full
+//   run but not in fresh processes are this effect; --history reproduces it for one change.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -50,13 +55,14 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { loadJsonFixture } from './lib/fixtures.js';
 import { median as medianOfSorted } from './lib/runner.js';
+import { CATEGORIES } from './lib/varied.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_CASES = ['sample-small', 'fluentd', 'example4'].flatMap((i) => ['mp-pack', 'mp-unpack', 'cbor-encode', 'cbor-decode'].map((c) => `${c}:${i}`));
 const FLUENTD = ['tag', [[1440949922, { message: 'hi there' }]]];
 
 function parseArgs(argv) {
-  const o = { mode: 'paired', processes: 0, rounds: 0, batchMs: 0, cases: DEFAULT_CASES, a: REPO, b: null, child: null };
+  const o = { mode: 'paired', processes: 0, rounds: 0, batchMs: 0, cases: DEFAULT_CASES, history: /** @type {string[]} */ ([]), a: REPO, b: null, child: null };
   for (const arg of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
     if (!m) {
@@ -70,6 +76,7 @@ function parseArgs(argv) {
     else if (k === 'rounds') o.rounds = Number(v);
     else if (k === 'batch-ms') o.batchMs = Number(v);
     else if (k === 'cases') o.cases = v.split(',').filter(Boolean);
+    else if (k === 'history') o.history = v === 'all' ? HISTORY_ALL : v.split(',').filter(Boolean);
     else if (k === 'child') o.child = JSON.parse(v);
     else throw new Error(`bench/ab.js: unknown option --${k}`);
   }
@@ -207,6 +214,40 @@ function batch(f, ms) {
 
 const median = (a) => medianOfSorted([...a].sort((x, y) => x - y));
 
+/**
+ * --history=all: what runs before a row in a full bench run (bench/README.md, "What ran before a
+ * row in the process changes it"): the fixtures, the stream message and every category of the
+ * varied suite, in the suites' order.
+ */
+const HISTORY_ALL = ['example4', 'sample-datatypes', 'sample-small', 'sample-medium', 'sample-large', 'example-twitter', 'fluentd', ...CATEGORIES.map((c) => `varied-${c.name}`)];
+/** The operations each history input goes through, in every library of the process. */
+const HISTORY_KINDS = ['mp-pack', 'mp-unpack', 'mp-records-pack', 'mp-records-unpack', 'cbor-encode', 'cbor-decode', 'cbor-records-encode', 'cbor-records-decode'];
+
+/**
+ * Before the timed cases: each history input through each of HISTORY_KINDS in each library of
+ * the process, for about 20 ms each (at least once), so that the libraries' functions carry the
+ * feedback (types seen, call targets) that a full run's earlier inputs leave there. The rows of
+ * a full run are measured after such a history; a fresh process shows what a row's code can do.
+ * @param {{mp: any, cbor: any}[]} libs @param {string[]} names
+ */
+async function runHistory(libs, names) {
+  for (const name of names) {
+    const input = await loadInput(name);
+    for (const kind of HISTORY_KINDS) {
+      for (const lib of libs) {
+        try {
+          const { run } = operation(kind, lib, input);
+          const t0 = performance.now();
+          do run();
+          while (performance.now() - t0 < 20);
+        } catch {
+          // (an input a library cannot encode in that mode is history all the same)
+        }
+      }
+    }
+  }
+}
+
 /** One process: for each case, the median of its paired rounds' ratios (first over second). */
 async function child(cfg) {
   const require = createRequire(path.join(REPO, 'package.json'));
@@ -238,6 +279,7 @@ async function child(cfg) {
     process.stdout.write(JSON.stringify(out) + '\n');
     return;
   }
+  if (cfg.history && cfg.history.length) await runHistory(libs, cfg.history);
   for (const c of cfg.cases) {
     const [kind, inputName] = c.split(':');
     const input = await loadInput(inputName);
@@ -282,12 +324,13 @@ async function main() {
   checkTree(o.a);
   checkTree(o.b);
   const t0 = Date.now();
-  console.log(`A: ${o.a}\nB: ${o.b}\nmode ${o.mode}, ${o.processes} processes, ${o.rounds} paired rounds of ${o.batchMs} ms per case and process\n`);
+  if (o.history.length !== 0 && o.mode === 'c') throw new Error('bench/ab.js: --history is for --mode=paired and --mode=peer (C mode times the C call alone)');
+  console.log(`A: ${o.a}\nB: ${o.b}\nmode ${o.mode}, ${o.processes} processes, ${o.rounds} paired rounds of ${o.batchMs} ms per case and process${o.history.length ? `; history: ${o.history.length} inputs first` : ''}\n`);
   if (o.mode === 'paired') {
     const per = {};
     for (let i = 0; i < o.processes; i++) {
       const bFirst = i & 1;
-      const res = await runChild({ trees: bFirst ? [o.b, o.a] : [o.a, o.b], cases: o.cases, rounds: o.rounds, batchMs: o.batchMs });
+      const res = await runChild({ trees: bFirst ? [o.b, o.a] : [o.a, o.b], cases: o.cases, history: o.history, rounds: o.rounds, batchMs: o.batchMs });
       for (const [c, v] of Object.entries(res)) (per[c] ||= []).push({ r: bFirst ? 1 / v.ratio : v.ratio, same: v.same });
     }
     console.log('case | A time / B time (> 1: B faster), median over processes | range | encodings');
@@ -317,7 +360,7 @@ async function main() {
     for (let i = 0; i < o.processes; i++) {
       const which = i & 1 ? 'B' : 'A';
       // (trees: peer first, so that the ratio is the peer's time over the tree's)
-      const res = await runChild({ trees: ['peer', which === 'A' ? o.a : o.b], cases: o.cases, rounds: o.rounds, batchMs: o.batchMs });
+      const res = await runChild({ trees: ['peer', which === 'A' ? o.a : o.b], cases: o.cases, history: o.history, rounds: o.rounds, batchMs: o.batchMs });
       for (const [c, v] of Object.entries(res)) (per[which][c] ||= []).push(v.ratio);
     }
     console.log('case | A: peer time / A time (median, range) | B: peer time / B time (median, range) | B / A');
