@@ -45,9 +45,10 @@
 // segment). Default: the four free-function cases over sample-small, fluentd and example4.
 //
 // --history=all (or =input,...; paired and peer modes): before the cases, every library in the
-//   process encodes and decodes those inputs (plain and records, both formats, ~20 ms each), as a
-//   full run's earlier suites do before its later rows. Rows that are below their peers in a full
-//   run but not in fresh processes are this effect; --history reproduces it for one change.
+//   process encodes and decodes those inputs (plain and records, both formats, 20 ms each, or
+//   --history-ms=N), as a full run's earlier suites do before its later rows. Rows that are below
+//   their peers in a full run but not in fresh processes are this effect; --history approximates
+//   it for one change.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -62,7 +63,7 @@ const DEFAULT_CASES = ['sample-small', 'fluentd', 'example4'].flatMap((i) => ['m
 const FLUENTD = ['tag', [[1440949922, { message: 'hi there' }]]];
 
 function parseArgs(argv) {
-  const o = { mode: 'paired', processes: 0, rounds: 0, batchMs: 0, cases: DEFAULT_CASES, history: /** @type {string[]} */ ([]), a: REPO, b: null, child: null };
+  const o = { mode: 'paired', processes: 0, rounds: 0, batchMs: 0, cases: DEFAULT_CASES, history: /** @type {string[]} */ ([]), historyMs: 20, a: REPO, b: null, child: null };
   for (const arg of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
     if (!m) {
@@ -77,6 +78,7 @@ function parseArgs(argv) {
     else if (k === 'batch-ms') o.batchMs = Number(v);
     else if (k === 'cases') o.cases = v.split(',').filter(Boolean);
     else if (k === 'history') o.history = v === 'all' ? HISTORY_ALL : v.split(',').filter(Boolean);
+    else if (k === 'history-ms') o.historyMs = Number(v);
     else if (k === 'child') o.child = JSON.parse(v);
     else throw new Error(`bench/ab.js: unknown option --${k}`);
   }
@@ -225,12 +227,13 @@ const HISTORY_KINDS = ['mp-pack', 'mp-unpack', 'mp-records-pack', 'mp-records-un
 
 /**
  * Before the timed cases: each history input through each of HISTORY_KINDS in each library of
- * the process, for about 20 ms each (at least once), so that the libraries' functions carry the
- * feedback (types seen, call targets) that a full run's earlier inputs leave there. The rows of
- * a full run are measured after such a history; a fresh process shows what a row's code can do.
- * @param {{mp: any, cbor: any}[]} libs @param {string[]} names
+ * the process, for about `ms` milliseconds each (at least once), so that the libraries'
+ * functions carry the feedback (types seen, call targets) that a full run's earlier inputs leave
+ * there. The rows of a full run are measured after such a history; a fresh process shows what a
+ * row's code can do.
+ * @param {{mp: any, cbor: any}[]} libs @param {string[]} names @param {number} ms
  */
-async function runHistory(libs, names) {
+async function runHistory(libs, names, ms) {
   for (const name of names) {
     const input = await loadInput(name);
     for (const kind of HISTORY_KINDS) {
@@ -239,7 +242,7 @@ async function runHistory(libs, names) {
           const { run } = operation(kind, lib, input);
           const t0 = performance.now();
           do run();
-          while (performance.now() - t0 < 20);
+          while (performance.now() - t0 < ms);
         } catch {
           // (an input a library cannot encode in that mode is history all the same)
         }
@@ -279,7 +282,7 @@ async function child(cfg) {
     process.stdout.write(JSON.stringify(out) + '\n');
     return;
   }
-  if (cfg.history && cfg.history.length) await runHistory(libs, cfg.history);
+  if (cfg.history && cfg.history.length) await runHistory(libs, cfg.history, cfg.historyMs);
   for (const c of cfg.cases) {
     const [kind, inputName] = c.split(':');
     const input = await loadInput(inputName);
@@ -330,7 +333,7 @@ async function main() {
     const per = {};
     for (let i = 0; i < o.processes; i++) {
       const bFirst = i & 1;
-      const res = await runChild({ trees: bFirst ? [o.b, o.a] : [o.a, o.b], cases: o.cases, history: o.history, rounds: o.rounds, batchMs: o.batchMs });
+      const res = await runChild({ trees: bFirst ? [o.b, o.a] : [o.a, o.b], cases: o.cases, history: o.history, historyMs: o.historyMs, rounds: o.rounds, batchMs: o.batchMs });
       for (const [c, v] of Object.entries(res)) (per[c] ||= []).push({ r: bFirst ? 1 / v.ratio : v.ratio, same: v.same });
     }
     console.log('case | A time / B time (> 1: B faster), median over processes | range | encodings');
@@ -360,7 +363,7 @@ async function main() {
     for (let i = 0; i < o.processes; i++) {
       const which = i & 1 ? 'B' : 'A';
       // (trees: peer first, so that the ratio is the peer's time over the tree's)
-      const res = await runChild({ trees: ['peer', which === 'A' ? o.a : o.b], cases: o.cases, history: o.history, rounds: o.rounds, batchMs: o.batchMs });
+      const res = await runChild({ trees: ['peer', which === 'A' ? o.a : o.b], cases: o.cases, history: o.history, historyMs: o.historyMs, rounds: o.rounds, batchMs: o.batchMs });
       for (const [c, v] of Object.entries(res)) (per[which][c] ||= []).push(v.ratio);
     }
     console.log('case | A: peer time / A time (median, range) | B: peer time / B time (median, range) | B / A');
