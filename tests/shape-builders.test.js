@@ -127,3 +127,44 @@ test('codegen: false never runs a generated constructor, not even one that anoth
   expectSame(new Unpackr({ useRecords: false }).decode(bytes), doc, false);
   expect(calls).toBeGreaterThan(0);
 });
+
+describe('constructors past the runtime\'s first 256 (CODEGEN_MAX)', () => {
+  /** The runtime's shape with these keys (maps as objects: the C tables' shapes, mirrored). */
+  const shapeOf = (keys) => runtime().shapes.find((sh) => sh && sh.keys.join('\u0000') === keys.join('\u0000'));
+  /** 300 shapes each built once a call, decoded three times: the runtime's cap is then used up. */
+  function useUpTheCap(encode, decode, tag) {
+    const many = Array.from({ length: 300 }, (_, i) => ({ [tag + 'cap' + i]: i, [tag + 'cap' + i + 'b']: 'v' }));
+    const bytes = encode(many);
+    for (let k = 0; k < 3; k++) expect(decode(bytes)).toEqual(many);
+    expect(runtime().compiled).toBeGreaterThanOrEqual(256);
+  }
+
+  test.each([
+    ['MessagePack', () => ({ tag: 'm', encode: (v) => new Packr({ useRecords: false }).pack(v), decoder: new Unpackr({ useRecords: false }) })],
+    ['CBOR', () => ({ tag: 'c', encode: (v) => new Encoder({ useRecords: false }).encode(v), decoder: new Decoder({ useRecords: false }) })],
+  ])('%s: a shape of small messages gets one after 1,024 calls; the same shape in large inputs does not', (_name, make) => {
+    const { tag, encode, decoder } = make(); // (keys of their own: the formats share the runtime's shapes)
+    const decode = (b) => decoder.decode(b);
+    const generation = runtime().generation;
+    useUpTheCap(encode, decode, tag);
+    const [hotA, hotB, coldA, coldB] = ['hotA', 'hotB', 'coldA', 'coldB'].map((k) => tag + k);
+    const small = JSON.parse(`{"${hotA}":1,"${hotB}":"x","__proto__":"own"}`); // (an own __proto__ key)
+    const bytes = encode(small);
+    expect(bytes.length).toBeLessThanOrEqual(4096);
+    const check = (back) => {
+      expect(back).toEqual(small);
+      expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+      expect(Object.keys(back)).toEqual([hotA, hotB, '__proto__']);
+    };
+    for (let k = 0; k < 1000; k++) check(decode(bytes));
+    expect(shapeOf([hotA, hotB, '__proto__']).ctor).toBe(null); // (not yet: past the cap, only once hot)
+    for (let k = 0; k < 100; k++) check(decode(bytes));
+    expect(shapeOf([hotA, hotB, '__proto__']).ctor).not.toBe(null);
+    // one object of another shape a call, in a message of more than 4,096 bytes
+    const large = [{ [coldA]: 1, [coldB]: 'y' }, 'z'.repeat(5000)];
+    const big = encode(large);
+    for (let k = 0; k < 1100; k++) expect(decode(big)[0]).toEqual(large[0]);
+    expect(shapeOf([coldA, coldB]).ctor).toBe(null);
+    expect(runtime().generation).toBe(generation); // (the tables were not emptied in between: the cap held)
+  });
+});

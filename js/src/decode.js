@@ -57,6 +57,16 @@ const TABLE_RESET_FILL = 960;
  */
 const CODEGEN_IN_CALL = 2, CODEGEN_AFTER = 2, CODEGEN_MAX = 256;
 /**
+ * Past CODEGEN_MAX, a shape still gets a constructor once it has been built CODEGEN_HOT times
+ * over all calls, when it is built from an input of at most CODEGEN_HOT_INPUT bytes: a stream of
+ * small messages whose shapes come after the runtime's first CODEGEN_MAX (the varied suite's
+ * small-messages-records CBOR decode after its earlier categories: 1.1-1.25x as long without). A
+ * large document of thousands of shapes, each built once a call (the cold functions above), never
+ * qualifies, however often it is decoded: compiling every shape of the varied suite's deep-wide
+ * once hot made its decode 20-30% slower for seconds.
+ */
+const CODEGEN_HOT = 1024, CODEGEN_HOT_INPUT = 4096;
+/**
  * A generated constructor is made again, reading the common scalars itself (compileShape), when
  * it builds more than FAST_IN_CALL objects in one call (an array of records), or has built
  * FAST_AFTER over all calls while the runtime has at most FAST_FEW generated constructors; for at
@@ -213,7 +223,7 @@ export class Shape {
         this.call = r.call;
         this.callUses = 0;
       }
-      if ((++this.callUses > CODEGEN_IN_CALL || (++this.uses > CODEGEN_AFTER && rt.compiled < CODEGEN_MAX)) && canCodegen()) {
+      if ((++this.callUses > CODEGEN_IN_CALL || (++this.uses > CODEGEN_AFTER && (rt.compiled < CODEGEN_MAX || (this.uses > CODEGEN_HOT && r.input.length <= CODEGEN_HOT_INPUT)))) && canCodegen()) {
         rt.compiled++;
         this.ctor = compileShape(this.keys, this.step);
         return this.ctor(r);
