@@ -1,7 +1,7 @@
 // A/B of two wirepack trees, for changes of a few percent that one process cannot show.
 //
 //   node bench/ab.js <treeB> [--a=<treeA>] [--mode=paired|peer|c] [--processes=N] [--rounds=R]
-//                    [--batch-ms=M] [--cases=name,...]
+//                    [--batch-ms=M] [--cases=name,...] [--history=all|input,...] [--history-ms=N]
 //
 // A is this checkout unless --a is given; B is another tree with built js/src (typically
 // `git worktree add /tmp/x/b <commit>`, then `bash build.sh` there, or a copy of this tree's
@@ -29,9 +29,9 @@
 //   batches resolves 1-2% where the modes above resolve about 4% (two identical trees: medians
 //   0.985-1.004 over 6 processes; a single process favours one of them by up to 3-4%, by where
 //   its memory landed, so it takes several); it leaves out everything around the C (the JS
-//   walk or build, copies, call set-up). Cases: mp-pack, mp-unpack,
-//   cbor-encode, cbor-decode; a stream input is timed as one value, the array of its messages
-//   (decode: the same, as unpack of that array's encoding).
+//   walk or build, copies, call set-up). Cases: mp-pack, mp-unpack, cbor-encode, cbor-decode (a
+//   stream input timed as one value, the array of its messages), and the chunk decodes
+//   mp-stream-unpack and cbor-stream-decode (C_CALLS).
 //
 // Cases are `<format>-<op>:<input>`: mp-pack, mp-unpack, cbor-encode, cbor-decode (the free
 // functions, as the peers' own benchmarks call them), mp-records-pack, mp-records-unpack,
@@ -323,17 +323,19 @@ const fmt = (x) => x.toFixed(3);
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   if (o.child) return child(o.child);
-  if (!o.b) throw new Error('usage: node bench/ab.js <treeB> [--a=<treeA>] [--mode=paired|peer|c] [--processes=N] [--rounds=R] [--batch-ms=M] [--cases=...]');
+  if (!o.b) throw new Error('usage: node bench/ab.js <treeB> [--a=<treeA>] [--mode=paired|peer|c] [--processes=N] [--rounds=R] [--batch-ms=M] [--cases=...] [--history=all|input,...] [--history-ms=N]');
   checkTree(o.a);
   checkTree(o.b);
   const t0 = Date.now();
   if (o.history.length !== 0 && o.mode === 'c') throw new Error('bench/ab.js: --history is for --mode=paired and --mode=peer (C mode times the C call alone)');
   console.log(`A: ${o.a}\nB: ${o.b}\nmode ${o.mode}, ${o.processes} processes, ${o.rounds} paired rounds of ${o.batchMs} ms per case and process${o.history.length ? `; history: ${o.history.length} inputs first` : ''}\n`);
+  // what every child is given besides its trees
+  const run = { cases: o.cases, history: o.history, historyMs: o.historyMs, rounds: o.rounds, batchMs: o.batchMs };
   if (o.mode === 'paired') {
     const per = {};
     for (let i = 0; i < o.processes; i++) {
       const bFirst = i & 1;
-      const res = await runChild({ trees: bFirst ? [o.b, o.a] : [o.a, o.b], cases: o.cases, history: o.history, historyMs: o.historyMs, rounds: o.rounds, batchMs: o.batchMs });
+      const res = await runChild({ ...run, trees: bFirst ? [o.b, o.a] : [o.a, o.b] });
       for (const [c, v] of Object.entries(res)) (per[c] ||= []).push({ r: bFirst ? 1 / v.ratio : v.ratio, same: v.same });
     }
     console.log('case | A time / B time (> 1: B faster), median over processes | range | encodings');
@@ -346,7 +348,7 @@ async function main() {
     const per = {};
     for (let i = 0; i < o.processes; i++) {
       const bFirst = i & 1;
-      const res = await runChild({ trees: bFirst ? [o.b, o.a] : [o.a, o.b], cases: o.cases, rounds: o.rounds, batchMs: o.batchMs, cmode: true });
+      const res = await runChild({ ...run, trees: bFirst ? [o.b, o.a] : [o.a, o.b], cmode: true });
       for (const [c, v] of Object.entries(res)) {
         (per[c] ||= []).push(bFirst ? { r: 1 / v.ratio, p10: 1 / v.p10, a: v.ns[1], b: v.ns[0] } : { r: v.ratio, p10: v.p10, a: v.ns[0], b: v.ns[1] });
       }
@@ -363,7 +365,7 @@ async function main() {
     for (let i = 0; i < o.processes; i++) {
       const which = i & 1 ? 'B' : 'A';
       // (trees: peer first, so that the ratio is the peer's time over the tree's)
-      const res = await runChild({ trees: ['peer', which === 'A' ? o.a : o.b], cases: o.cases, history: o.history, historyMs: o.historyMs, rounds: o.rounds, batchMs: o.batchMs });
+      const res = await runChild({ ...run, trees: ['peer', which === 'A' ? o.a : o.b] });
       for (const [c, v] of Object.entries(res)) (per[which][c] ||= []).push(v.ratio);
     }
     console.log('case | A: peer time / A time (median, range) | B: peer time / B time (median, range) | B / A');
