@@ -184,6 +184,99 @@ static __attribute__((noinline)) uint32_t wp_put_string_cold(wp_decoder *d, uint
     return wp_put_string(d, &t, s, n) ? t.len : UINT32_MAX;
 }
 
+/* ===================================================================== guessed pairs
+ * (wp_internal.h: why, and the stop protocol) */
+
+#ifdef WP_TEST_COUNTERS
+uint32_t wp_test_pairs;
+bool wp_test_no_shortcuts;
+#endif
+
+/* From p->pos (a key of a map guessed as g, its k-th; p->remaining its items left, even), while
+ * the keys are the guess's: KEY words, key ids into kscratch (below kcap), values.
+ * The decoder's flags that matter: vcache, f32_tagged, recs (0x40-0x7f may name records: left
+ * to the item loop). No bundle is open, and no string limit below 255 bytes (the caller checks:
+ * the strings it takes are shorter). */
+static __attribute__((noinline)) uint32_t wp_mp_pairs(wp_decoder *d, wp_tables *tb, wp_pairs *p, uint32_t *w, uint32_t tcap,
+                                                      uint32_t g, uint32_t *kscratch, uint32_t kcap, uint32_t k,
+                                                      bool vcache, bool f32_tagged, bool recs) {
+    const uint8_t *const in = d->in;
+    const uint32_t len = d->len;
+    const uint32_t *const pool = tb->shape_pool + tb->shape_off[g - 1u];
+    uint32_t pos = p->pos, rem = p->remaining, ktop = p->ktop;
+    wp_tape t = { w, p->tlen, tcap };
+    uint32_t st = WP_PAIRS_KEY;
+#ifdef WP_TEST_COUNTERS
+    const uint32_t k0 = k;
+#endif
+    for (;;) {
+        /* the key: a fixstr of at most 16 bytes, the guess's */
+        if (pos >= len || t.cap - t.len < 16u || ktop >= kcap) break;
+        const uint32_t kb = in[pos];
+        if (kb - 0xa0u > 0x10u) break;
+        const uint32_t n = kb & 0x1fu;
+        if (n > len - pos - 1u || len - pos - 1u + WP_DEC_SLACK < 16u) break;
+        const uint32_t pid = pool[k];
+        if (!wp_key_is_short(tb, pid, in + pos + 1u, n)) break;
+        wp_tape_tagp(&t, WP_T_KEY, pid);
+        kscratch[ktop++] = pid;
+        k++;
+        rem--;
+        pos += 1u + n;
+        st = WP_PAIRS_VALUE;
+        /* its value */
+        if (pos >= len) break;
+        const uint32_t b = in[pos];
+        const uint8_t *q = in + pos;
+        const uint32_t left = len - pos;
+        if (b < 0x40u || b >= 0xe0u || (b < 0x80u && !recs)) {
+            wp_tape_tagp(&t, WP_T_INT, b >= 0xe0u ? b | 0xffff00u : b);
+            pos++;
+        } else if (b - 0xa0u < 0x20u || b == 0xd9u) {
+            const uint32_t hl = b == 0xd9u ? 2u : 1u;
+            if (left < hl) break;
+            const uint32_t sn = b == 0xd9u ? q[1] : b & 0x1fu;
+            if (sn > left - hl) break;
+            if (!wp_put_value_string(d, tb, &t, q + hl, sn, left - hl + WP_DEC_SLACK, vcache)) break;
+            pos += hl + sn;
+        } else {
+            switch (b) {
+            case 0xc0: wp_tape_put(&t, WP_T_NIL); pos++; break;
+            case 0xc2: wp_tape_put(&t, WP_T_FALSE); pos++; break;
+            case 0xc3: wp_tape_put(&t, WP_T_TRUE); pos++; break;
+            case 0xca:
+                if (left < 5u) goto stop;
+                wp_tape_f64(&t, f32_tagged ? WP_T_F32 : WP_T_F64, (double)wp_f32_from_bits(wp_be32(q + 1)));
+                pos += 5u;
+                break;
+            case 0xcb:
+                if (left < 9u) goto stop;
+                wp_tape_f64(&t, WP_T_F64, wp_f64_from_bits(wp_be64(q + 1)));
+                pos += 9u;
+                break;
+            case 0xcc: if (left < 2u) goto stop; wp_tape_tagp(&t, WP_T_INT, q[1]); pos += 2u; break;
+            case 0xcd: if (left < 3u) goto stop; wp_tape_tagp(&t, WP_T_INT, wp_be16(q + 1)); pos += 3u; break;
+            case 0xce: if (left < 5u) goto stop; wp_tape_put(&t, WP_T_U32); wp_tape_put(&t, wp_be32(q + 1)); pos += 5u; break;
+            case 0xd0: if (left < 2u) goto stop; wp_tape_tagp(&t, WP_T_INT, (uint32_t)(int32_t)(int8_t)q[1] & 0xffffffu); pos += 2u; break;
+            case 0xd1: if (left < 3u) goto stop; wp_tape_tagp(&t, WP_T_INT, (uint32_t)(int32_t)(int16_t)wp_be16(q + 1) & 0xffffffu); pos += 3u; break;
+            case 0xd2: if (left < 5u) goto stop; wp_tape_put(&t, WP_T_I32); wp_tape_put(&t, wp_be32(q + 1)); pos += 5u; break;
+            default: goto stop;
+            }
+        }
+        /* the map's last value: item_done closes it */
+        if (rem == 1u) { st = WP_PAIRS_DONE; break; }
+        rem--;
+        st = WP_PAIRS_KEY;
+    }
+stop:
+    WP_TEST_COUNT(wp_test_pairs, k - k0);
+    p->pos = pos;
+    p->tlen = t.len;
+    p->ktop = ktop;
+    p->remaining = rem;
+    return st;
+}
+
 wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     wp_reader r = { d->in, 0, d->len };
     wp_tape t = { d->tape, 0, d->tape_cap };
@@ -240,6 +333,23 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
 
         /* ------------------------------------------------ map keys that are strings */
         if (is_key) {
+            if (top->count && (top->flags & FR_ALL_INTERNED) && b_S == UINT32_MAX && d->max_str - 1u >= 0xfeu &&
+                !WP_TEST_SHORTCUTS_OFF) {
+                /* a guessed map: its entries out of this loop while they are the common kinds */
+                wp_pairs pr = { r.pos, t.len, ktop, top->remaining };
+                const uint32_t st = wp_mp_pairs(d, tb, &pr, t.w, t.cap, top->count, kscratch, kcap, ktop - top->kstart,
+                                                vcache, f32_tagged, recs != 0);
+                r.pos = pr.pos;
+                t.len = pr.tlen;
+                ktop = pr.ktop;
+                top->remaining = pr.remaining;
+                if (st == WP_PAIRS_DONE) goto item_done;
+                start = r.pos;
+                if (wp_unlikely(!wp_rd_has(&r, 1))) FAIL(WP_ERR_TRUNCATED, top->start);
+                if (wp_unlikely(!wp_tape_room(&t, 6))) FAIL(WP_ERR_TAPE_FULL, start);
+                b = r.base[start];
+                if (st == WP_PAIRS_VALUE) goto value;
+            }
             if (b >= 0xa0 && b <= 0xbf) { n = b & 0x1f; hl = 1; }
             else if (b == 0xd9) { if (!wp_rd_has(&r, 2)) FAIL(WP_ERR_TRUNCATED, start); n = r.base[start + 1]; hl = 2; }
             else if (b == 0xda) { if (!wp_rd_has(&r, 3)) FAIL(WP_ERR_TRUNCATED, start); n = wp_be16(wp_rd_at(&r, start + 1)); hl = 3; }

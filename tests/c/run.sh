@@ -11,7 +11,8 @@ cd "$ROOT"
 CC="${CC:-clang}"
 command -v "$CC" >/dev/null || CC=gcc
 # shellcheck disable=SC2054
-CFLAGS=(-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# (WP_TEST_COUNTERS: csrc/wp_internal.h's counters of what the decoders' shortcuts take)
+CFLAGS=(-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DWP_TEST_COUNTERS
   -Wall -Wextra -Icsrc -Itests/c)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
