@@ -69,6 +69,7 @@ const char *wp_err_name(wp_err code);
 #define WP_SHAPE_HASH_SLOTS 8192u
 #define WP_SHAPE_POOL_WORDS (WP_MAX_SHAPES * 16u)
 #define WP_SHAPE_PRED_SLOTS 1024u
+#define WP_SHAPE_LAST_SLOTS 256u
 #define WP_VC_SLOTS 1024u
 #define WP_VC_MIN 4u
 #define WP_VC_MAX 32u
@@ -97,6 +98,10 @@ typedef struct wp_tables {
      * shape's keys before any is hashed (a guess: a wrong or stale one only costs the
      * comparison). MessagePack decoding. */
     uint16_t shape_pred[WP_SHAPE_PRED_SLOTS];
+    /* The same by a map's size and depth alone (the context before its first key): a map's first
+     * key is then compared with that shape's before it is hashed, and its entries are taken by
+     * the decoders' guessed-pairs loops from the first. */
+    uint16_t shape_last[WP_SHAPE_LAST_SLOTS];
 
     /* The value cache (WP_DEC_VCACHE): a direct-mapped table of short ASCII string values. A
      * slot holds the bytes last written there (vc_len of them, 0: none) and the stamp they got

@@ -506,6 +506,9 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             wp_pairs pr = { r.pos, t.len, ktop, top->remaining };
             const uint32_t st = wp_cb_pairs(d, tb, &pr, t.w, t.cap, (top->flags >> FR_CB_GUESS_SHIFT) & 0x7fffu, kscratch, kcap,
                                             ktop - top->kstart, vcache);
+            /* a guess from the map's opening whose first key is not this one: none (the key is
+             * hashed without being compared again) */
+            if (pr.ktop == top->kstart) top->flags &= ~FR_CB_GUESS;
             r.pos = pr.pos;
             t.len = pr.tlen;
             ktop = pr.ktop;
@@ -544,7 +547,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             }
             if (id != WP_NO_ID) {
                 /* the first key of a definite map: its guess (indefinite maps take none) */
-                if (ktop == top->kstart && as_objects && !(top->flags & FR_INDEF) && top->n <= WP_SHAPE_MAX_KEYS)
+                if (ktop == top->kstart && !(top->flags & (FR_INDEF | FR_CB_GUESS)) && as_objects && top->n <= WP_SHAPE_MAX_KEYS)
                     top->flags |= wp_guess_first(tb, id, top->n, sp) << FR_CB_GUESS_SHIFT;
                 wp_tape_tagp(&t, WP_T_KEY, id);
                 if (top->flags & FR_ALL_INTERNED) {
@@ -609,7 +612,9 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                     wp_frame *f = &fr[sp++];
                     if (sp > d->depth_seen) d->depth_seen = sp;
                     f->hdr = t.len; f->count = 0; f->n = n; f->kstart = ktop; f->start = start;
-                    f->flags = FR_MAP | FR_ALL_STR | FR_ALL_INTERNED;
+                    /* (the shape guessed as it opens: its first key is compared, not hashed) */
+                    f->flags = FR_MAP | FR_ALL_STR | FR_ALL_INTERNED |
+                               (as_objects && intern ? wp_guess_open(tb, n, sp) << FR_CB_GUESS_SHIFT : 0u);
                     f->remaining = 2 * n;
                 }
                 wp_tape_tag_len(&t, WP_T_MAP, n);
@@ -754,6 +759,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             f->kstart = ktop;
             f->start = start;
             f->flags = is_map ? (FR_MAP | FR_ALL_STR | FR_ALL_INTERNED) : FR_ARR;
+            if (is_map && !indef && as_objects && intern && n <= WP_SHAPE_MAX_KEYS) f->flags |= wp_guess_open(tb, n, sp) << FR_CB_GUESS_SHIFT;
             if (!is_map && top && (top->flags & FR_TAG) && wp_cb_done(top) == 0) {
                 if (top->flags & FR_CB_RECTAG) { f->flags |= FR_CB_RECARR; f->kstart = WP_CBOR_NO_ID; }
                 else if ((top->flags & FR_CB_DEFSTAG) && !indef) { f->flags |= FR_CB_RECARR | FR_CB_DEFSTAG; f->kstart = WP_CBOR_NO_ID; }

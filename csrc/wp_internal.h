@@ -650,6 +650,25 @@ WP_INLINE uint32_t wp_guess_first(const wp_tables *tb, uint32_t first, uint32_t 
                ? g : 0u;
 }
 
+/* The slot of wp_tables.shape_last for a map of n entries at depth sp. */
+WP_INLINE uint32_t wp_last_slot(uint32_t n, uint32_t sp) { return ((n * 0x9E3779B1u) ^ (sp * 0x85EBCA6Bu)) >> 24; }
+_Static_assert(WP_SHAPE_LAST_SLOTS == 256u, "wp_last_slot takes the top 8 bits");
+
+/* The guess for a map of n entries at depth sp as it opens, before its first key: the shape the
+ * last maps of as many entries at that depth closed with, once two in a row did (shape id + 1),
+ * else 0. (Maps of several shapes of one size at one depth, as in records of many shapes, never
+ * make two in a row often enough to cost their first keys a comparison.) */
+WP_INLINE uint32_t wp_guess_open(const wp_tables *tb, uint32_t n, uint32_t sp) {
+    const uint32_t e = tb->shape_last[wp_last_slot(n, sp)], g = e & 0x7fffu;
+    return (e & 0x8000u) && g - 1u < tb->nshapes && tb->shape_len[g - 1u] == n ? g : 0u;
+}
+
+/* A map of n entries at depth sp closed as shape s (id + 1): its slot of shape_last learns it. */
+WP_INLINE void wp_learn_last(wp_tables *tb, uint32_t n, uint32_t sp, uint32_t s) {
+    uint16_t *e = &tb->shape_last[wp_last_slot(n, sp)];
+    *e = (uint16_t)((*e & 0x7fffu) == s ? s | 0x8000u : s);
+}
+
 /* The id of key s[0..n) (avail bytes readable at s) at position k of a map guessed as g (shape
  * id + 1): the guess's key when its bytes are these (keys of up to 16 bytes, compared), else the
  * key interned (WP_NO_ID when it cannot be). An id other than the guess's ends the guess. */
@@ -663,11 +682,13 @@ WP_INLINE uint32_t wp_guess_key(wp_tables *tb, uint32_t g, uint32_t k, const uin
 
 /* Close map frame f (its key ids kids[0..nkids), at depth sp) guessed as g (shape id + 1; 0: no
  * guess): as the guess when every key matched it, else by wp_map_close; a map that closes as a
- * shape that way (every key interned, the first at kids[0]) teaches its slot that shape. */
+ * shape that way (every key interned, the first at kids[0]) teaches its slot that shape. Either
+ * way, a map that closes as a shape teaches shape_last. */
 WP_INLINE void wp_map_close_guessed(wp_tape *t, wp_tables *tb, const wp_frame *f, uint32_t g, bool as_objects,
                                     const uint32_t *kids, uint32_t nkids, uint32_t sp) {
     if (g && (f->flags & FR_ALL_INTERNED) && nkids == f->n) {
         t->w[f->hdr] = WP_T_SHAPED | ((g - 1u) << 8);
+        wp_learn_last(tb, f->n, sp, g);
         return;
     }
     const uint32_t hw = wp_map_close(t, tb, f->hdr, f->n, f->flags, as_objects, kids, nkids);
@@ -675,6 +696,7 @@ WP_INLINE void wp_map_close_guessed(wp_tape *t, wp_tables *tb, const wp_frame *f
     uint16_t *e = &tb->shape_pred[wp_pred_slot(kids[0], f->n, sp)];
     const uint32_t s = (hw >> 8) + 1u;
     *e = (uint16_t)((*e & 0x7fffu) == s ? s | 0x8000u : s);
+    wp_learn_last(tb, f->n, sp, s);
 }
 
 #endif /* WP_INTERNAL_H */

@@ -339,6 +339,9 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 wp_pairs pr = { r.pos, t.len, ktop, top->remaining };
                 const uint32_t st = wp_mp_pairs(d, tb, &pr, t.w, t.cap, top->count, kscratch, kcap, ktop - top->kstart,
                                                 vcache, f32_tagged, recs != 0);
+                /* a guess from the map's opening whose first key is not this one: none (the key
+                 * is hashed without being compared again) */
+                if (pr.ktop == top->kstart) top->count = 0;
                 r.pos = pr.pos;
                 t.len = pr.tlen;
                 ktop = pr.ktop;
@@ -407,7 +410,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             }
             if (id != WP_NO_ID) {
                 /* the first key: the map's guess (count) */
-                if (ktop == top->kstart && as_objects && top->n <= WP_SHAPE_MAX_KEYS) top->count = wp_guess_first(tb, id, top->n, sp);
+                if (ktop == top->kstart && top->count == 0 && as_objects && top->n <= WP_SHAPE_MAX_KEYS) top->count = wp_guess_first(tb, id, top->n, sp);
                 wp_tape_tagp(&t, WP_T_KEY, id);
                 if (top->flags & FR_ALL_INTERNED) {
                     if (ktop < kcap && top->n <= WP_SHAPE_MAX_KEYS) kscratch[ktop++] = id;
@@ -695,7 +698,9 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         if (n > left / 2) FAIL(WP_ERR_TRUNCATED, start);
         if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
         if (n == 0) { wp_tape_tagp(&t, as_objects ? WP_T_OBJ : WP_T_MAP, 0); goto item_done; }
-        fr[sp].remaining = 2 * n; fr[sp].count = 0; fr[sp].hdr = t.len; fr[sp].n = n; fr[sp].kstart = ktop;
+        /* (the shape guessed as it opens: its first key is compared, not hashed) */
+        fr[sp].remaining = 2 * n; fr[sp].count = as_objects && intern && n <= WP_SHAPE_MAX_KEYS ? wp_guess_open(tb, n, sp + 1) : 0;
+        fr[sp].hdr = t.len; fr[sp].n = n; fr[sp].kstart = ktop;
         fr[sp].flags = FR_MAP | FR_ALL_STR | FR_ALL_INTERNED;
         fr[sp].start = start;
         wp_tape_tag_len(&t, WP_T_MAP, n); /* patched when the map closes */

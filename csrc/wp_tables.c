@@ -37,6 +37,7 @@ void wp_tables_reset(wp_tables *t) {
     __builtin_memset(t->key_slot, 0, sizeof t->key_slot);
     __builtin_memset(t->shape_slot, 0, sizeof t->shape_slot);
     __builtin_memset(t->shape_pred, 0, sizeof t->shape_pred);
+    __builtin_memset(t->shape_last, 0, sizeof t->shape_last);
     t->vc_next = t->vc_looks = t->vc_hits = t->vc_skip = 0;
     __builtin_memset(t->vc_len, 0, sizeof t->vc_len);
 }
