@@ -261,85 +261,56 @@ static uint32_t wp_cbor_crec_scan(const wp_reader *r, uint32_t at, const wp_deco
     return wp_shape_intern(tb, kids, n);
 }
 
-/* The CBOR form of wp_mp_pairs (wp_internal.h): from p->pos (a key of a definite map guessed as
- * g, its k-th; p->remaining its items left, even), while the keys are the guess's (text of at
- * most 16 bytes, short head): KEY words, key ids into kscratch (below kcap), and the values of
- * the item loop's frequent heads that are not containers (integers with heads of up to 5 bytes,
- * short-head text, false, true, null, undefined, float64). No bundle or packed item is open, and
- * no string limit below 255 bytes (the caller checks: the strings it takes are shorter). */
-static __attribute__((noinline)) uint32_t wp_cb_pairs(wp_decoder *d, wp_tables *tb, wp_pairs *p, uint32_t *w, uint32_t tcap,
-                                                      uint32_t g, uint32_t *kscratch, uint32_t kcap, uint32_t k, bool vcache) {
-    const uint8_t *const in = d->in;
-    const uint32_t len = d->len;
-    const uint32_t *const pool = tb->shape_pool + tb->shape_off[g - 1u];
-    uint32_t pos = p->pos, rem = p->remaining, ktop = p->ktop;
-    wp_tape t = { w, p->tlen, tcap };
-    uint32_t st = WP_PAIRS_KEY;
-#ifdef WP_TEST_COUNTERS
-    const uint32_t k0 = k;
-#endif
-    for (;;) {
-        /* the key: text of at most 16 bytes in a one-byte head, the guess's */
-        if (pos >= len || t.cap - t.len < 16u || ktop >= kcap) break;
-        const uint32_t kb = in[pos];
-        if (kb - 0x60u > 0x10u) break;
-        const uint32_t n = kb - 0x60u;
-        if (n > len - pos - 1u || len - pos - 1u + WP_DEC_SLACK < 16u) break;
-        const uint32_t pid = pool[k];
-        if (!wp_key_is_short(tb, pid, in + pos + 1u, n)) break;
-        wp_tape_tagp(&t, WP_T_KEY, pid);
-        kscratch[ktop++] = pid;
-        k++;
-        rem--;
-        pos += 1u + n;
-        st = WP_PAIRS_VALUE;
-        /* its value */
-        if (pos >= len) break;
-        const uint32_t b = in[pos];
-        const uint8_t *q = in + pos;
-        const uint32_t left = len - pos;
-        if (b <= 0x17u) {
-            wp_tape_tagp(&t, WP_T_INT, b);
-            pos++;
-        } else if (b - 0x60u <= 0x18u) {
-            const uint32_t hl = b == 0x78u ? 2u : 1u;
-            if (left < hl) break;
-            const uint32_t sn = b == 0x78u ? q[1] : b - 0x60u;
-            if (sn > left - hl) break;
-            if (!wp_put_value_string(d, tb, &t, q + hl, sn, left - hl + WP_DEC_SLACK, vcache)) break;
-            pos += hl + sn;
-        } else {
-            switch (b) {
-            case 0x18: if (left < 2u) goto stop; wp_cb_put_uint(&t, q[1]); pos += 2u; break;
-            case 0x19: if (left < 3u) goto stop; wp_cb_put_uint(&t, wp_be16(q + 1)); pos += 3u; break;
-            case 0x1a: if (left < 5u) goto stop; wp_cb_put_uint(&t, wp_be32(q + 1)); pos += 5u; break;
-            case 0x20 ... 0x37: wp_cb_put_nint(&t, b - 0x20u); pos++; break;
-            case 0x38: if (left < 2u) goto stop; wp_cb_put_nint(&t, q[1]); pos += 2u; break;
-            case 0x39: if (left < 3u) goto stop; wp_cb_put_nint(&t, wp_be16(q + 1)); pos += 3u; break;
-            case 0xf4: wp_tape_put(&t, WP_T_FALSE); pos++; break;
-            case 0xf5: wp_tape_put(&t, WP_T_TRUE); pos++; break;
-            case 0xf6: wp_tape_put(&t, WP_T_NIL); pos++; break;
-            case 0xf7: wp_tape_put(&t, WP_T_UNDEF); pos++; break;
-            case 0xfb:
-                if (left < 9u) goto stop;
-                wp_tape_f64(&t, WP_T_F64, wp_f64_from_bits(wp_be64(q + 1)));
-                pos += 9u;
-                break;
-            default: goto stop;
-            }
+/* wp_pairs_run's value step for CBOR (opts: WP_PV_VCACHE): the item loop's frequent heads that
+ * are not containers (integers with heads of up to 5 bytes, text with a one-byte length, false,
+ * true, null, undefined, float64). */
+WP_INLINE bool wp_cb_pair_value(wp_decoder *d, wp_tables *tb, wp_tape *t, const uint8_t *in, uint32_t len, uint32_t *at,
+                                uint32_t opts) {
+    const uint32_t pos = *at;
+    if (pos >= len) return false;
+    const uint32_t b = in[pos];
+    const uint8_t *q = in + pos;
+    const uint32_t left = len - pos;
+    uint32_t size;
+    if (b <= 0x17u) {
+        wp_tape_tagp(t, WP_T_INT, b);
+        size = 1u;
+    } else if (b - 0x60u <= 0x18u) {
+        const uint32_t hl = b == 0x78u ? 2u : 1u;
+        if (left < hl) return false;
+        const uint32_t sn = b == 0x78u ? q[1] : b - 0x60u;
+        if (sn > left - hl) return false;
+        if (!wp_put_value_string(d, tb, t, q + hl, sn, left - hl + WP_DEC_SLACK, (opts & WP_PV_VCACHE) != 0)) return false;
+        size = hl + sn;
+    } else {
+        switch (b) {
+        case 0x18: if (left < 2u) return false; wp_cb_put_uint(t, q[1]); size = 2u; break;
+        case 0x19: if (left < 3u) return false; wp_cb_put_uint(t, wp_be16(q + 1)); size = 3u; break;
+        case 0x1a: if (left < 5u) return false; wp_cb_put_uint(t, wp_be32(q + 1)); size = 5u; break;
+        case 0x20 ... 0x37: wp_cb_put_nint(t, b - 0x20u); size = 1u; break;
+        case 0x38: if (left < 2u) return false; wp_cb_put_nint(t, q[1]); size = 2u; break;
+        case 0x39: if (left < 3u) return false; wp_cb_put_nint(t, wp_be16(q + 1)); size = 3u; break;
+        case 0xf4: wp_tape_put(t, WP_T_FALSE); size = 1u; break;
+        case 0xf5: wp_tape_put(t, WP_T_TRUE); size = 1u; break;
+        case 0xf6: wp_tape_put(t, WP_T_NIL); size = 1u; break;
+        case 0xf7: wp_tape_put(t, WP_T_UNDEF); size = 1u; break;
+        case 0xfb:
+            if (left < 9u) return false;
+            wp_tape_f64(t, WP_T_F64, wp_f64_from_bits(wp_be64(q + 1)));
+            size = 9u;
+            break;
+        default: return false;
         }
-        /* the map's last value: item_done closes it */
-        if (rem == 1u) { st = WP_PAIRS_DONE; break; }
-        rem--;
-        st = WP_PAIRS_KEY;
     }
-stop:
-    WP_TEST_COUNT(wp_test_pairs, k - k0);
-    p->pos = pos;
-    p->tlen = t.len;
-    p->ktop = ktop;
-    p->remaining = rem;
-    return st;
+    *at = pos + size;
+    return true;
+}
+
+/* wp_pairs_run for CBOR (a definite map): keys are text of at most 16 bytes in a one-byte head.
+ * No bundle or packed item is open (the caller checks). */
+static __attribute__((noinline)) uint32_t wp_cb_pairs(wp_decoder *d, wp_tables *tb, wp_pairs *p, uint32_t *w, uint32_t tcap,
+                                                      uint32_t g, uint32_t *kscratch, uint32_t kcap, uint32_t k, uint32_t opts) {
+    return wp_pairs_run(d, tb, p, w, tcap, g, kscratch, kcap, k, 0x60u, wp_cb_pair_value, opts);
 }
 
 wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
@@ -505,7 +476,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             /* a guessed map: its entries out of this loop while they are the common kinds */
             wp_pairs pr = { r.pos, t.len, ktop, top->remaining };
             const uint32_t st = wp_cb_pairs(d, tb, &pr, t.w, t.cap, (top->flags >> FR_CB_GUESS_SHIFT) & 0x7fffu, kscratch, kcap,
-                                            ktop - top->kstart, vcache);
+                                            ktop - top->kstart, vcache ? WP_PV_VCACHE : 0u);
             /* a guess from the map's opening whose first key is not this one: none (the key is
              * hashed without being compared again) */
             if (pr.ktop == top->kstart) top->flags &= ~FR_CB_GUESS;

@@ -636,6 +636,58 @@ typedef struct wp_pairs {
     uint32_t pos, tlen, ktop, remaining;
 } wp_pairs;
 
+/* A pairs loop's value step: the value at *at when it is one of the kinds the format's loop
+ * takes, complete: written, *at moved past it, true; else false with nothing written. opts:
+ * WP_PV_* (the decoder's flags that matter). */
+typedef bool (*wp_pairs_value_fn)(wp_decoder *d, wp_tables *tb, wp_tape *t, const uint8_t *in, uint32_t len, uint32_t *at,
+                                  uint32_t opts);
+enum { WP_PV_VCACHE = 1u, WP_PV_F32 = 2u, WP_PV_RECS = 4u };
+
+/* The pairs loop of both decoders (each calls it with constants, so the value step is inlined):
+ * from p->pos, a key of a map guessed as g, its k-th (p->remaining its items left, even), while
+ * the keys are the guess's (one-byte heads key_base + n, n <= 16): KEY words, key ids into
+ * kscratch (below kcap), values. */
+WP_INLINE uint32_t wp_pairs_run(wp_decoder *d, wp_tables *tb, wp_pairs *p, uint32_t *w, uint32_t tcap, uint32_t g,
+                                uint32_t *kscratch, uint32_t kcap, uint32_t k, uint32_t key_base, wp_pairs_value_fn value,
+                                uint32_t opts) {
+    const uint8_t *const in = d->in;
+    const uint32_t len = d->len;
+    const uint32_t *const pool = tb->shape_pool + tb->shape_off[g - 1u];
+    uint32_t pos = p->pos, rem = p->remaining, ktop = p->ktop;
+    wp_tape t = { w, p->tlen, tcap };
+    uint32_t st = WP_PAIRS_KEY;
+#ifdef WP_TEST_COUNTERS
+    const uint32_t k0 = k;
+#endif
+    for (;;) {
+        /* the key: the guess's */
+        if (pos >= len || t.cap - t.len < 16u || ktop >= kcap) break;
+        const uint32_t n = in[pos] - key_base;
+        if (n > 0x10u) break;
+        if (n > len - pos - 1u || len - pos - 1u + WP_DEC_SLACK < 16u) break;
+        const uint32_t pid = pool[k];
+        if (!wp_key_is_short(tb, pid, in + pos + 1u, n)) break;
+        wp_tape_tagp(&t, WP_T_KEY, pid);
+        kscratch[ktop++] = pid;
+        k++;
+        rem--;
+        pos += 1u + n;
+        st = WP_PAIRS_VALUE;
+        /* its value */
+        if (!value(d, tb, &t, in, len, &pos, opts)) break;
+        /* the map's last value: item_done closes it */
+        if (rem == 1u) { st = WP_PAIRS_DONE; break; }
+        rem--;
+        st = WP_PAIRS_KEY;
+    }
+    WP_TEST_COUNT(wp_test_pairs, k - k0);
+    p->pos = pos;
+    p->tlen = t.len;
+    p->ktop = ktop;
+    p->remaining = rem;
+    return st;
+}
+
 /* ------------------------------------------------------------------ shape guesses (both decoders)
  * After a map's first key is interned, the decoder guesses its shape: the one that the last maps
  * of as many entries starting with that key, at that depth, closed with (wp_tables.shape_pred,

@@ -192,89 +192,59 @@ uint32_t wp_test_pairs;
 bool wp_test_no_shortcuts;
 #endif
 
-/* From p->pos (a key of a map guessed as g, its k-th; p->remaining its items left, even), while
- * the keys are the guess's: KEY words, key ids into kscratch (below kcap), values.
- * The decoder's flags that matter: vcache, f32_tagged, recs (0x40-0x7f may name records: left
- * to the item loop). No bundle is open, and no string limit below 255 bytes (the caller checks:
- * the strings it takes are shorter). */
-static __attribute__((noinline)) uint32_t wp_mp_pairs(wp_decoder *d, wp_tables *tb, wp_pairs *p, uint32_t *w, uint32_t tcap,
-                                                      uint32_t g, uint32_t *kscratch, uint32_t kcap, uint32_t k,
-                                                      bool vcache, bool f32_tagged, bool recs) {
-    const uint8_t *const in = d->in;
-    const uint32_t len = d->len;
-    const uint32_t *const pool = tb->shape_pool + tb->shape_off[g - 1u];
-    uint32_t pos = p->pos, rem = p->remaining, ktop = p->ktop;
-    wp_tape t = { w, p->tlen, tcap };
-    uint32_t st = WP_PAIRS_KEY;
-#ifdef WP_TEST_COUNTERS
-    const uint32_t k0 = k;
-#endif
-    for (;;) {
-        /* the key: a fixstr of at most 16 bytes, the guess's */
-        if (pos >= len || t.cap - t.len < 16u || ktop >= kcap) break;
-        const uint32_t kb = in[pos];
-        if (kb - 0xa0u > 0x10u) break;
-        const uint32_t n = kb & 0x1fu;
-        if (n > len - pos - 1u || len - pos - 1u + WP_DEC_SLACK < 16u) break;
-        const uint32_t pid = pool[k];
-        if (!wp_key_is_short(tb, pid, in + pos + 1u, n)) break;
-        wp_tape_tagp(&t, WP_T_KEY, pid);
-        kscratch[ktop++] = pid;
-        k++;
-        rem--;
-        pos += 1u + n;
-        st = WP_PAIRS_VALUE;
-        /* its value */
-        if (pos >= len) break;
-        const uint32_t b = in[pos];
-        const uint8_t *q = in + pos;
-        const uint32_t left = len - pos;
-        if (b < 0x40u || b >= 0xe0u || (b < 0x80u && !recs)) {
-            wp_tape_tagp(&t, WP_T_INT, b >= 0xe0u ? b | 0xffff00u : b);
-            pos++;
-        } else if (b - 0xa0u < 0x20u || b == 0xd9u) {
-            const uint32_t hl = b == 0xd9u ? 2u : 1u;
-            if (left < hl) break;
-            const uint32_t sn = b == 0xd9u ? q[1] : b & 0x1fu;
-            if (sn > left - hl) break;
-            if (!wp_put_value_string(d, tb, &t, q + hl, sn, left - hl + WP_DEC_SLACK, vcache)) break;
-            pos += hl + sn;
-        } else {
-            switch (b) {
-            case 0xc0: wp_tape_put(&t, WP_T_NIL); pos++; break;
-            case 0xc2: wp_tape_put(&t, WP_T_FALSE); pos++; break;
-            case 0xc3: wp_tape_put(&t, WP_T_TRUE); pos++; break;
-            case 0xca:
-                if (left < 5u) goto stop;
-                wp_tape_f64(&t, f32_tagged ? WP_T_F32 : WP_T_F64, (double)wp_f32_from_bits(wp_be32(q + 1)));
-                pos += 5u;
-                break;
-            case 0xcb:
-                if (left < 9u) goto stop;
-                wp_tape_f64(&t, WP_T_F64, wp_f64_from_bits(wp_be64(q + 1)));
-                pos += 9u;
-                break;
-            case 0xcc: if (left < 2u) goto stop; wp_tape_tagp(&t, WP_T_INT, q[1]); pos += 2u; break;
-            case 0xcd: if (left < 3u) goto stop; wp_tape_tagp(&t, WP_T_INT, wp_be16(q + 1)); pos += 3u; break;
-            case 0xce: if (left < 5u) goto stop; wp_tape_put(&t, WP_T_U32); wp_tape_put(&t, wp_be32(q + 1)); pos += 5u; break;
-            case 0xd0: if (left < 2u) goto stop; wp_tape_tagp(&t, WP_T_INT, (uint32_t)(int32_t)(int8_t)q[1] & 0xffffffu); pos += 2u; break;
-            case 0xd1: if (left < 3u) goto stop; wp_tape_tagp(&t, WP_T_INT, (uint32_t)(int32_t)(int16_t)wp_be16(q + 1) & 0xffffffu); pos += 3u; break;
-            case 0xd2: if (left < 5u) goto stop; wp_tape_put(&t, WP_T_I32); wp_tape_put(&t, wp_be32(q + 1)); pos += 5u; break;
-            default: goto stop;
-            }
+/* wp_pairs_run's value step for MessagePack (opts: WP_PV_VCACHE, WP_PV_F32, WP_PV_RECS, where
+ * 0x40-0x7f may name records and are left to the item loop): the scalars and the strings of a
+ * one-byte length. */
+WP_INLINE bool wp_mp_pair_value(wp_decoder *d, wp_tables *tb, wp_tape *t, const uint8_t *in, uint32_t len, uint32_t *at,
+                                uint32_t opts) {
+    const uint32_t pos = *at;
+    if (pos >= len) return false;
+    const uint32_t b = in[pos];
+    const uint8_t *q = in + pos;
+    const uint32_t left = len - pos;
+    uint32_t size;
+    if (b < 0x40u || b >= 0xe0u || (b < 0x80u && !(opts & WP_PV_RECS))) {
+        wp_tape_tagp(t, WP_T_INT, b >= 0xe0u ? b | 0xffff00u : b);
+        size = 1u;
+    } else if (b - 0xa0u < 0x20u || b == 0xd9u) {
+        const uint32_t hl = b == 0xd9u ? 2u : 1u;
+        if (left < hl) return false;
+        const uint32_t sn = b == 0xd9u ? q[1] : b & 0x1fu;
+        if (sn > left - hl) return false;
+        if (!wp_put_value_string(d, tb, t, q + hl, sn, left - hl + WP_DEC_SLACK, (opts & WP_PV_VCACHE) != 0)) return false;
+        size = hl + sn;
+    } else {
+        switch (b) {
+        case 0xc0: wp_tape_put(t, WP_T_NIL); size = 1u; break;
+        case 0xc2: wp_tape_put(t, WP_T_FALSE); size = 1u; break;
+        case 0xc3: wp_tape_put(t, WP_T_TRUE); size = 1u; break;
+        case 0xca:
+            if (left < 5u) return false;
+            wp_tape_f64(t, (opts & WP_PV_F32) ? WP_T_F32 : WP_T_F64, (double)wp_f32_from_bits(wp_be32(q + 1)));
+            size = 5u;
+            break;
+        case 0xcb:
+            if (left < 9u) return false;
+            wp_tape_f64(t, WP_T_F64, wp_f64_from_bits(wp_be64(q + 1)));
+            size = 9u;
+            break;
+        case 0xcc: if (left < 2u) return false; wp_tape_tagp(t, WP_T_INT, q[1]); size = 2u; break;
+        case 0xcd: if (left < 3u) return false; wp_tape_tagp(t, WP_T_INT, wp_be16(q + 1)); size = 3u; break;
+        case 0xce: if (left < 5u) return false; wp_tape_put(t, WP_T_U32); wp_tape_put(t, wp_be32(q + 1)); size = 5u; break;
+        case 0xd0: if (left < 2u) return false; wp_tape_tagp(t, WP_T_INT, (uint32_t)(int32_t)(int8_t)q[1] & 0xffffffu); size = 2u; break;
+        case 0xd1: if (left < 3u) return false; wp_tape_tagp(t, WP_T_INT, (uint32_t)(int32_t)(int16_t)wp_be16(q + 1) & 0xffffffu); size = 3u; break;
+        case 0xd2: if (left < 5u) return false; wp_tape_put(t, WP_T_I32); wp_tape_put(t, wp_be32(q + 1)); size = 5u; break;
+        default: return false;
         }
-        /* the map's last value: item_done closes it */
-        if (rem == 1u) { st = WP_PAIRS_DONE; break; }
-        rem--;
-        st = WP_PAIRS_KEY;
     }
-stop:
-    WP_TEST_COUNT(wp_test_pairs, k - k0);
-    p->pos = pos;
-    p->tlen = t.len;
-    p->ktop = ktop;
-    p->remaining = rem;
-    return st;
+    *at = pos + size;
+    return true;
+}
+
+/* wp_pairs_run for MessagePack: keys are fixstr of at most 16 bytes. */
+static __attribute__((noinline)) uint32_t wp_mp_pairs(wp_decoder *d, wp_tables *tb, wp_pairs *p, uint32_t *w, uint32_t tcap,
+                                                      uint32_t g, uint32_t *kscratch, uint32_t kcap, uint32_t k, uint32_t opts) {
+    return wp_pairs_run(d, tb, p, w, tcap, g, kscratch, kcap, k, 0xa0u, wp_mp_pair_value, opts);
 }
 
 wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
@@ -338,7 +308,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 /* a guessed map: its entries out of this loop while they are the common kinds */
                 wp_pairs pr = { r.pos, t.len, ktop, top->remaining };
                 const uint32_t st = wp_mp_pairs(d, tb, &pr, t.w, t.cap, top->count, kscratch, kcap, ktop - top->kstart,
-                                                vcache, f32_tagged, recs != 0);
+                                                (vcache ? WP_PV_VCACHE : 0u) | (f32_tagged ? WP_PV_F32 : 0u) | (recs ? WP_PV_RECS : 0u));
                 /* a guess from the map's opening whose first key is not this one: none (the key
                  * is hashed without being compared again) */
                 if (pr.ktop == top->kstart) top->count = 0;

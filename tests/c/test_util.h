@@ -156,14 +156,15 @@ typedef struct tu_dec {
     wp_err rc;
 } tu_dec;
 
-/* Decode in[0..len) with buffers sized by the public bounds. Free with tu_dec_free. */
-static inline wp_err tu_decode_ex(tu_dec *x, wp_tables *t, const uint8_t *in, uint32_t len, uint32_t flags,
-                           uint32_t max_depth) {
+/* Decode in[0..len) with fn (wp_msgpack_decode or wp_cbor_decode) and buffers sized by the public
+ * bounds, with a string limit (0: none) and a record table (or NULL). Free with tu_dec_free. */
+static inline wp_err tu_decode_fn(tu_dec *x, wp_tables *t, wp_err (*fn)(wp_decoder *, wp_tables *), const uint8_t *in,
+                                  uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t max_str, uint32_t *recs) {
     memset(x, 0, sizeof *x);
     x->in = (uint8_t *)malloc(len + WP_DEC_SLACK ? len + WP_DEC_SLACK : 1); /* (the decoders' slack: wirepack.h) */
     if (len) memcpy(x->in, in, len);
     memset(x->in + len, 0xa5, WP_DEC_SLACK); /* (slack bytes that are not zeros: masked off, never read as data) */
-    uint32_t tw = wp_decode_tape_words(len);
+    uint32_t tw = fn == wp_cbor_decode ? wp_cbor_tape_words(len) : wp_decode_tape_words(len);
     x->tape64 = (uint64_t *)malloc(((size_t)tw + 1) / 2 * 8);
     uint32_t sw = wp_decode_stack_words(max_depth, len);
     wp_decoder *d = &x->d;
@@ -171,6 +172,8 @@ static inline wp_err tu_decode_ex(tu_dec *x, wp_tables *t, const uint8_t *in, ui
     d->len = len;
     d->flags = flags;
     d->max_depth = max_depth;
+    d->max_str = max_str;
+    d->records = recs;
     d->tape = (uint32_t *)(void *)x->tape64;
     d->tape_cap = tw;
     d->ascii = (uint8_t *)malloc(len + WP_DEC_SLACK ? len + WP_DEC_SLACK : 1);
@@ -180,8 +183,14 @@ static inline wp_err tu_decode_ex(tu_dec *x, wp_tables *t, const uint8_t *in, ui
     d->stack = (uint32_t *)malloc((size_t)sw * 4);
     d->stack_cap = sw;
     if (!x->in || !x->tape64 || !d->ascii || !d->utf16 || !d->stack) { perror("malloc"); exit(2); }
-    x->rc = wp_msgpack_decode(d, t);
+    x->rc = fn(d, t);
     return x->rc;
+}
+
+/* Decode MessagePack in[0..len) with buffers sized by the public bounds. Free with tu_dec_free. */
+static inline wp_err tu_decode_ex(tu_dec *x, wp_tables *t, const uint8_t *in, uint32_t len, uint32_t flags,
+                           uint32_t max_depth) {
+    return tu_decode_fn(x, t, wp_msgpack_decode, in, len, flags, max_depth, 0, NULL);
 }
 
 static inline wp_err tu_decode(tu_dec *x, wp_tables *t, const uint8_t *in, uint32_t len, uint32_t flags) {
@@ -434,29 +443,7 @@ static inline uint32_t tu_below(tu_rng *r, uint32_t n) { return n ? (uint32_t)(t
  * the same public bounds (ascii and utf16 = len, stack = wp_decode_stack_words). */
 static inline wp_err tu_cbor_decode_ex(tu_dec *x, wp_tables *t, const uint8_t *in, uint32_t len, uint32_t flags,
                                        uint32_t max_depth) {
-    memset(x, 0, sizeof *x);
-    x->in = (uint8_t *)malloc(len + WP_DEC_SLACK ? len + WP_DEC_SLACK : 1); /* (the decoders' slack: wirepack.h) */
-    if (len) memcpy(x->in, in, len);
-    memset(x->in + len, 0xa5, WP_DEC_SLACK); /* (slack bytes that are not zeros: masked off, never read as data) */
-    uint32_t tw = wp_cbor_tape_words(len);
-    x->tape64 = (uint64_t *)malloc(((size_t)tw + 1) / 2 * 8);
-    uint32_t sw = wp_decode_stack_words(max_depth, len);
-    wp_decoder *d = &x->d;
-    d->in = x->in;
-    d->len = len;
-    d->flags = flags;
-    d->max_depth = max_depth;
-    d->tape = (uint32_t *)(void *)x->tape64;
-    d->tape_cap = tw;
-    d->ascii = (uint8_t *)malloc(len + WP_DEC_SLACK ? len + WP_DEC_SLACK : 1);
-    d->ascii_cap = len;
-    d->utf16 = (uint16_t *)malloc(len ? 2u * len : 2);
-    d->utf16_cap = len;
-    d->stack = (uint32_t *)malloc((size_t)sw * 4);
-    d->stack_cap = sw;
-    if (!x->in || !x->tape64 || !d->ascii || !d->utf16 || !d->stack) { perror("malloc"); exit(2); }
-    x->rc = wp_cbor_decode(d, t);
-    return x->rc;
+    return tu_decode_fn(x, t, wp_cbor_decode, in, len, flags, max_depth, 0, NULL);
 }
 
 static inline wp_err tu_cbor_decode(tu_dec *x, wp_tables *t, const uint8_t *in, uint32_t len, uint32_t flags) {
