@@ -617,7 +617,8 @@ WP_INLINE uint32_t wp_map_close(wp_tape *t, wp_tables *tb, uint32_t hdr, uint32_
 }
 
 /* ------------------------------------------------------------------ guessed pairs (both decoders)
- * The entries of a map whose shape the decoder guessed (wp_guess_first), out of the item loop
+ * The entries of a map whose shape the decoder guessed (wp_guess_open as the map opens, else
+ * wp_guess_first after its first key), out of the item loop
  * (wp_mp_pairs, wp_cb_pairs): each key compared with the guess's key at its position, each value
  * of the common kinds (a scalar, a string) written at once. The item loops keep more values live
  * than the engine has registers for, so each of their items goes through stack slots; a loop of
@@ -655,7 +656,7 @@ WP_INLINE uint32_t wp_pairs_run(wp_decoder *d, wp_tables *tb, wp_pairs *p, uint3
     const uint32_t *const pool = tb->shape_pool + tb->shape_off[g - 1u];
     uint32_t pos = p->pos, rem = p->remaining, ktop = p->ktop;
     wp_tape t = { w, p->tlen, tcap };
-    uint32_t st = WP_PAIRS_KEY;
+    bool done = false;
 #ifdef WP_TEST_COUNTERS
     const uint32_t k0 = k;
 #endif
@@ -672,20 +673,19 @@ WP_INLINE uint32_t wp_pairs_run(wp_decoder *d, wp_tables *tb, wp_pairs *p, uint3
         k++;
         rem--;
         pos += 1u + n;
-        st = WP_PAIRS_VALUE;
         /* its value */
         if (!value(d, tb, &t, in, len, &pos, opts)) break;
         /* the map's last value: item_done closes it */
-        if (rem == 1u) { st = WP_PAIRS_DONE; break; }
+        if (rem == 1u) { done = true; break; }
         rem--;
-        st = WP_PAIRS_KEY;
     }
     WP_TEST_COUNT(wp_test_pairs, k - k0);
     p->pos = pos;
     p->tlen = t.len;
     p->ktop = ktop;
     p->remaining = rem;
-    return st;
+    /* (a stop at a key leaves an even count of items, at a value an odd one) */
+    return done ? WP_PAIRS_DONE : (rem & 1u) ? WP_PAIRS_VALUE : WP_PAIRS_KEY;
 }
 
 /* ------------------------------------------------------------------ shape guesses (both decoders)

@@ -11,12 +11,6 @@ static wp_tables TA, TB;
 
 typedef wp_err (*decode_fn)(wp_decoder *, wp_tables *);
 
-/* Decode in[0..len) with the harness's buffers and the given string limit. */
-static wp_err decode_with(tu_dec *x, wp_tables *t, decode_fn fn, const uint8_t *in, uint32_t len, uint32_t flags,
-                          uint32_t max_str, uint32_t *recs) {
-    return tu_decode_fn(x, t, fn, in, len, flags, 0, max_str, recs);
-}
-
 static uint32_t recs_a[WP_REC_SLOTS], recs_b[WP_REC_SLOTS];
 
 /* Both ways over in[0..len): equal results, or a failed check naming what differs. Returns
@@ -29,9 +23,9 @@ static int same_both_ways(decode_fn fn, const uint8_t *in, uint32_t len, uint32_
     uint32_t *ra = flags & 0x80000000u ? recs_a : NULL, *rb = flags & 0x80000000u ? recs_b : NULL;
     flags &= 0x7fffffffu;
     wp_test_no_shortcuts = false;
-    decode_with(&a, &TA, fn, in, len, flags, max_str, ra);
+    tu_decode_fn(&a, &TA, fn, in, len, flags, 0, max_str, ra);
     wp_test_no_shortcuts = true;
-    decode_with(&b, &TB, fn, in, len, flags, max_str, rb);
+    tu_decode_fn(&b, &TB, fn, in, len, flags, 0, max_str, rb);
     wp_test_no_shortcuts = false;
     int ok = CHECK(a.rc == b.rc, "%s %u flags %x: %s, item loop %s", what, at, flags, wp_err_name(a.rc), wp_err_name(b.rc)) &&
              CHECK(a.d.err.offset == b.d.err.offset, "%s %u flags %x: offset %u, item loop %u", what, at, flags, a.d.err.offset, b.d.err.offset) &&
@@ -285,7 +279,7 @@ static void check_reached(decode_fn fn, const tu_buf *b, const char *name) {
         wp_tables_reset(&TA);
         wp_test_pairs = 0;
         wp_test_no_shortcuts = runs[i].off;
-        CHECK_ERR(decode_with(&x, &TA, fn, b->p, b->len, WP_DEC_MAPS_AS_OBJECTS, runs[i].max_str, NULL), WP_OK);
+        CHECK_ERR(tu_decode_fn(&x, &TA, fn, b->p, b->len, WP_DEC_MAPS_AS_OBJECTS, 0, runs[i].max_str, NULL), WP_OK);
         wp_test_no_shortcuts = false;
         CHECK(wp_test_pairs == runs[i].want, "run %zu: %u entries, want %u", i, wp_test_pairs, runs[i].want);
         tu_dec_free(&x);
