@@ -30,14 +30,16 @@
 //   0.985-1.004 over 6 processes; a single process favours one of them by up to 3-4%, by where
 //   its memory landed, so it takes several); it leaves out everything around the C (the JS
 //   walk or build, copies, call set-up). Cases: mp-pack, mp-unpack, cbor-encode, cbor-decode (a
-//   stream input timed as one value, the array of its messages), and the chunk decodes
-//   mp-stream-unpack and cbor-stream-decode (C_CALLS).
+//   stream input timed as one value, the array of its messages), the records decodes
+//   mp-records-unpack, mp-bundled-unpack and cbor-records-decode (one value, defining its
+//   records), and the chunk decodes mp-stream-unpack and cbor-stream-decode (C_CALLS).
 //
 // Cases are `<format>-<op>:<input>`: mp-pack, mp-unpack, cbor-encode, cbor-decode (the free
 // functions, as the peers' own benchmarks call them), mp-records-pack, mp-records-unpack,
 // cbor-records-encode, cbor-records-decode (the default instances, `new Packr()` / `new
-// Encoder()`), mp-stream-pack, mp-stream-unpack, cbor-stream-encode, cbor-stream-decode (the
-// codec inside the library's PackrStream/UnpackrStream or EncoderStream/DecoderStream: 100
+// Encoder()`), mp-bundled-pack, mp-bundled-unpack (`new Packr({ bundleStrings: true, structures:
+// [] })`, the peers suite's bundled strings), mp-stream-pack, mp-stream-unpack,
+// cbor-stream-encode, cbor-stream-decode (the codec inside the library's PackrStream/UnpackrStream or EncoderStream/DecoderStream: 100
 // sequential packs, or one 100-message chunk decoded; see streamOperation), over
 // sample-small, sample-datatypes, example4 (bench/fixtures), fluentd (the stream suite's
 // message) and small-messages (the first segment of the varied suite's stream; one op is the
@@ -108,12 +110,12 @@ async function loadInput(name) {
 function operation(kind, lib, input) {
   const msgs = input.stream ? input.doc : [input.doc];
   const [fmt, ...rest] = kind.split('-');
-  const records = rest[0] === 'records';
+  const records = rest[0] === 'records' || rest[0] === 'bundled';
   const op = rest[rest.length - 1];
   if (rest[0] === 'stream') return streamOperation(fmt, op, lib, msgs);
   let enc, dec;
   if (fmt === 'mp') {
-    const p = records ? new lib.mp.Packr() : null;
+    const p = rest[0] === 'bundled' ? new lib.mp.Packr({ bundleStrings: true, structures: [] }) : records ? new lib.mp.Packr() : null;
     enc = p ? (v) => p.pack(v) : (v) => lib.mp.pack(v);
     dec = p ? (b) => p.unpack(b) : (b) => lib.mp.unpack(b);
   } else if (fmt === 'cbor') {
@@ -171,6 +173,9 @@ const C_CALLS = {
   'mp-unpack': ['wpw_decode', (lib, v) => lib.mp.unpack(lib.mp.pack(v))],
   'cbor-encode': ['wpw_cbor_encode', (lib, v) => lib.cbor.encode(v)],
   'cbor-decode': ['wpw_cbor_decode', (lib, v) => lib.cbor.decode(lib.cbor.encode(v))],
+  'mp-records-unpack': ['wpw_decode', (lib, v) => { const p = new lib.mp.Packr(); return p.unpack(p.pack(v)); }],
+  'mp-bundled-unpack': ['wpw_decode', (lib, v) => { const p = new lib.mp.Packr({ bundleStrings: true, structures: [] }); return p.unpack(p.pack(v)); }],
+  'cbor-records-decode': ['wpw_cbor_decode', (lib, v) => { const e = new lib.cbor.Encoder(); return e.decode(e.encode(v)); }],
   'mp-stream-unpack': ['wpw_decode', (lib, v) => streamOperation('mp', 'unpack', lib, [v]).run()],
   'cbor-stream-decode': ['wpw_cbor_decode', (lib, v) => streamOperation('cbor', 'decode', lib, [v]).run()],
 };
