@@ -70,6 +70,7 @@ const char *wp_err_name(wp_err code);
 #define WP_SHAPE_POOL_WORDS (WP_MAX_SHAPES * 16u)
 #define WP_SHAPE_PRED_SLOTS 1024u
 #define WP_SHAPE_LAST_SLOTS 256u
+#define WP_REC_LAST_SLOTS 256u
 #define WP_VC_SLOTS 1024u
 #define WP_VC_MIN 4u
 #define WP_VC_MAX 32u
@@ -102,6 +103,12 @@ typedef struct wp_tables {
      * key is then compared with that shape's before it is hashed, and its entries are taken by
      * the decoders' guessed-pairs loops from the first. */
     uint16_t shape_last[WP_SHAPE_LAST_SLOTS];
+    /* The shape (id + 1, 0: none) the last record definition (msgpackr's, or cbor-x's defined
+     * where it appears) with the same record id and number of keys interned: a definition's keys
+     * are compared with that shape's before any is hashed (messages that define their records
+     * again define the same keys under the same ids). A guess: a wrong or stale one only costs
+     * the comparison. */
+    uint16_t rec_last[WP_REC_LAST_SLOTS];
 
     /* The value cache (WP_DEC_VCACHE): a direct-mapped table of short ASCII string values. A
      * slot holds the bytes last written there (vc_len of them, 0: none) and the stamp they got

@@ -63,6 +63,7 @@ WP_INLINE float wp_f32_from_bits(uint32_t b) { float f; __builtin_memcpy(&f, &b,
  * (tests/c/run.sh defines WP_TEST_COUNTERS; the library never does). */
 #ifdef WP_TEST_COUNTERS
 extern uint32_t wp_test_pairs;       /* map entries wp_mp_pairs (and the CBOR one) took */
+extern uint32_t wp_test_rec_guesses; /* MessagePack record definitions whose keys were the guess's */
 extern bool wp_test_no_shortcuts;    /* set: the decoders take none (the item loop alone) */
 #define WP_TEST_COUNT(counter, n) ((counter) += (n))
 #define WP_TEST_SHORTCUTS_OFF wp_test_no_shortcuts
@@ -317,6 +318,8 @@ WP_INLINE uint32_t wp_key_intern_at(wp_tables *t, const uint8_t *s, uint32_t n, 
         return wp_key_intern_short(t, wp_load_u64(s) & wp_key_lo_mask(n), wp_load_u64(s + 8) & wp_key_hi_mask(n), s, n);
     return wp_key_intern(t, s, n);
 }
+/* Whether key id's bytes are s[0..n) (n bytes readable at s). */
+bool wp_key_equals(const wp_tables *t, uint32_t id, const uint8_t *s, uint32_t n);
 /* Whether key id's bytes are s[0..n), for n <= 16 with 16 bytes readable at s (the pool has 16
  * bytes of slack after every key). */
 WP_INLINE bool wp_key_is_short(const wp_tables *t, uint32_t id, const uint8_t *s, uint32_t n) {
@@ -324,6 +327,13 @@ WP_INLINE bool wp_key_is_short(const wp_tables *t, uint32_t id, const uint8_t *s
     return t->key_len[id] == n &&
            (((wp_load_u64(k) ^ wp_load_u64(s)) & wp_key_lo_mask(n)) | ((wp_load_u64(k + 8) ^ wp_load_u64(s + 8)) & wp_key_hi_mask(n))) == 0;
 }
+/* Whether key id's bytes are s[0..n), `avail` bytes readable at s (at least n). */
+WP_INLINE bool wp_key_is_at(const wp_tables *t, uint32_t id, const uint8_t *s, uint32_t n, uint32_t avail) {
+    return n <= 16u && avail >= 16u ? wp_key_is_short(t, id, s, n) : wp_key_equals(t, id, s, n);
+}
+/* The slot of wp_tables.rec_last for the definitions of record id `id` with n keys. */
+WP_INLINE uint32_t wp_rec_last_slot(uint32_t id, uint32_t n) { return ((id * 0x9E3779B1u) ^ (n * 0x85EBCA6Bu)) >> 24; }
+_Static_assert(WP_REC_LAST_SLOTS == 256u, "wp_rec_last_slot takes the top 8 bits");
 /* The slot of wp_tables.shape_pred for a map of n entries at depth sp whose first key is `first`:
  * records in an array, and the messages of a stream, tend to repeat the shape of the last map
  * with the same first key, size and depth. */

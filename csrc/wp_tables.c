@@ -38,6 +38,7 @@ void wp_tables_reset(wp_tables *t) {
     __builtin_memset(t->shape_slot, 0, sizeof t->shape_slot);
     __builtin_memset(t->shape_pred, 0, sizeof t->shape_pred);
     __builtin_memset(t->shape_last, 0, sizeof t->shape_last);
+    __builtin_memset(t->rec_last, 0, sizeof t->rec_last);
     t->vc_next = t->vc_looks = t->vc_hits = t->vc_skip = 0;
     __builtin_memset(t->vc_len, 0, sizeof t->vc_len);
 }
@@ -121,6 +122,10 @@ uint32_t wp_key_intern(wp_tables *t, const uint8_t *s, uint32_t n) {
         if (t->key_hash[id] == h && t->key_len[id] == n && wp_bytes_eq(t->key_pool + t->key_off[id], s, n))
             return id;
     }
+}
+
+bool wp_key_equals(const wp_tables *t, uint32_t id, const uint8_t *s, uint32_t n) {
+    return t->key_len[id] == n && wp_bytes_eq(t->key_pool + t->key_off[id], s, n);
 }
 
 uint32_t wp_shape_intern(wp_tables *t, const uint32_t *ids, uint32_t n) {

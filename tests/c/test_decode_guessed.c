@@ -1,6 +1,8 @@
 /*
- * test_decode_guessed.c: the decoders' loop over the entries of a guessed map (wp_mp_pairs) is a
- * shortcut, so it must give exactly what the item loop gives: the same tape, strings, end, error
+ * test_decode_guessed.c: the decoders' loop over the entries of a guessed map (wp_mp_pairs), and
+ * the MessagePack decoder's record guess (a definition's keys compared with the shape its id's
+ * last definition had, wp_rec_guess), are shortcuts, so they must give exactly what the item
+ * loop and interning give: the same tape, strings, end, error
  * code and error offset, on every prefix and on every one-byte change of messages that reach it.
  *
  * Each input is decoded twice with fresh tables, with the shortcut and without it
@@ -141,6 +143,99 @@ static void check_message(decode_fn fn, const tu_buf *b, const char *name, const
 
 static void plain_maps(tu_buf *b, int cbor, uint32_t nmaps, uint32_t nkeys);
 static void check_reached(decode_fn fn, const tu_buf *b, const char *name);
+
+/* A msgpackr record definition (d4 72 id, or d5 72 id 0 for a two-byte id of high byte 0): its
+ * keys, then small integers as its values. */
+static void mp_recdef(tu_buf *b, uint32_t id, int two_byte, const char *const *keys, uint32_t nk, uint32_t v) {
+    tu_buf_u8(b, two_byte ? 0xd5 : 0xd4);
+    tu_buf_u8(b, 0x72);
+    tu_buf_u8(b, id);
+    if (two_byte) tu_buf_u8(b, 0);
+    tu_buf_u8(b, 0x90 | nk);
+    for (uint32_t k = 0; k < nk; k++) mp_str(b, keys[k]);
+    for (uint32_t k = 0; k < nk; k++) tu_buf_u8(b, (v + k) & 0x3f);
+}
+
+/* Record definitions that repeat (the second of each is compared with the first's shape, the
+ * record guess), one that reuses an id and count with other keys (a miss), keys of 16 and 17
+ * bytes, a two-byte id, a reference, and a definition within 16 bytes of the end. */
+static void mp_records(tu_buf *b) {
+    static const char *const k3[] = { "one", "two", "seventeen_bytes_x" };
+    static const char *const k3b[] = { "one", "two", "three" };
+    static const char *const k2[] = { "sixteen_bytes_ok", "x" };
+    static const char *const k1[] = { "z" };
+    tu_buf_u8(b, 0x9a);
+    mp_recdef(b, 0x40, 0, k3, 3, 1);
+    mp_recdef(b, 0x40, 0, k3, 3, 4);
+    tu_buf_u8(b, 0x40); tu_buf_u8(b, 7); tu_buf_u8(b, 8); tu_buf_u8(b, 9);
+    mp_recdef(b, 0x41, 0, k2, 2, 10);
+    mp_recdef(b, 0x40, 0, k3b, 3, 12);
+    mp_recdef(b, 0x40, 0, k3, 3, 15);
+    mp_recdef(b, 0x41, 0, k2, 2, 18);
+    mp_recdef(b, 0x42, 1, k2, 2, 20);
+    mp_recdef(b, 0x42, 1, k2, 2, 22);
+    mp_recdef(b, 0x43, 0, k1, 1, 24);
+}
+
+/* The record guess gives what interning the keys gives (same_both_ways: the shortcuts off turn
+ * it off), under string limits that keep or refuse the 17-byte key, over every prefix and
+ * one-byte change; and it is reached. */
+static void test_mp_records(void) {
+    tu_buf b = { 0 };
+    mp_records(&b);
+    static const uint32_t limits[] = { 0, 300, 16 };
+    for (size_t l = 0; l < sizeof limits / sizeof limits[0]; l++) {
+        max_str = limits[l];
+        const uint32_t flags = WP_DEC_MAPS_AS_OBJECTS | WP_DEC_VCACHE | 0x80000000u;
+        tu_case("MessagePack record definitions, limit %u: whole, every prefix, every byte changed, both ways", max_str);
+        wp_tables_reset(&TA);
+        wp_tables_reset(&TB);
+        memset(recs_a, 0, sizeof recs_a);
+        memset(recs_b, 0, sizeof recs_b);
+        same_both_ways(wp_msgpack_decode, b.p, b.len, flags, "whole", 0);
+        same_both_ways(wp_msgpack_decode, b.p, b.len, flags, "whole again", 0);
+        for (uint32_t n = 0; n < b.len; n++)
+            if (!same_both_ways(wp_msgpack_decode, b.p, n, flags, "prefix", n)) break;
+        uint8_t *m = malloc(b.len);
+        int bad = 0;
+        for (uint32_t i = 0; i < b.len && !bad; i++) {
+            for (size_t v = 0; v < sizeof mp_mutations && !bad; v++) {
+                memcpy(m, b.p, b.len);
+                if (m[i] == mp_mutations[v]) continue;
+                m[i] = mp_mutations[v];
+                bad = !same_both_ways(wp_msgpack_decode, m, b.len, flags, "byte changed at", i);
+            }
+        }
+        free(m);
+        tu_end();
+    }
+    max_str = 0;
+    /* reached: with fresh tables, the second definition of each of 0x40, 0x41 and the two-byte
+     * 0x42 (0x40's third and fourth miss: same id and count, other keys); decoded again, with
+     * the guesses of the first pass, all nine definitions but those two; none with the
+     * shortcuts off */
+    tu_case("MessagePack record definitions: the record guess is reached");
+    static const struct { uint32_t max_str; bool off; uint32_t want1, want2; } runs[] = {
+        { 0, false, 3, 7 },
+        { 0, true, 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        wp_tables_reset(&TA);
+        memset(recs_a, 0, sizeof recs_a);
+        wp_test_no_shortcuts = runs[i].off;
+        for (int pass = 0; pass < 2; pass++) {
+            tu_dec x;
+            wp_test_rec_guesses = 0;
+            CHECK_ERR(tu_decode_fn(&x, &TA, wp_msgpack_decode, b.p, b.len, WP_DEC_MAPS_AS_OBJECTS, 0, runs[i].max_str, recs_a), WP_OK);
+            const uint32_t want = pass ? runs[i].want2 : runs[i].want1;
+            CHECK(wp_test_rec_guesses == want, "run %zu pass %d: %u guessed, want %u", i, pass, wp_test_rec_guesses, want);
+            tu_dec_free(&x);
+        }
+        wp_test_no_shortcuts = false;
+    }
+    tu_end();
+    tu_buf_free(&b);
+}
 static void cb_head(tu_buf *b, uint32_t major, uint64_t v);
 static void cb_text(tu_buf *b, const char *s);
 
@@ -156,6 +251,7 @@ static void test_mp(void) {
     check_message(wp_msgpack_decode, &b, "MessagePack maps of small ints", mp_mutations, sizeof mp_mutations, 0);
     check_reached(wp_msgpack_decode, &b, "MessagePack");
     tu_buf_free(&b);
+    test_mp_records();
 }
 
 
