@@ -1,7 +1,7 @@
 // Objects of one shape are built in tiers within a call: the first key by key in dictionary mode,
 // the next ones key by key, then by a generated constructor (from the third in a call), and, past
 // 64 in one call or 1,024 over all calls, by a generated constructor that reads the common tape
-// entries (short ASCII strings, small integers, floats, null) itself. Every tier, and the eval-free builder
+// entries (short ASCII strings, small integers, floats, null, value-cache and bundled strings) itself. Every tier, and the eval-free builder
 // (codegen: false), must give the same objects, whatever the values around those common ones.
 import { describe, test, expect } from 'vitest';
 import { Packr, Unpackr } from 'wirepack';
@@ -167,4 +167,36 @@ describe('constructors past the runtime\'s first 256 (CODEGEN_MAX)', () => {
     expect(shapeOf([coldA, coldB]).ctor).toBe(null);
     expect(runtime().generation).toBe(generation); // (the tables were not emptied in between: the cap held)
   });
+});
+
+test('value-cache and bundled strings, read by the constructor that inlines the common entries, as r.v() reads them', async () => {
+  const { TapeReader } = await import('../js/src/decode.js');
+  const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
+  // 80 records in one call (past 64: the second constructor), short strings that repeat (the
+  // value cache's: an input of at most 4 KB), others that do not, and numbers between them
+  const rowsOf = (k) => Array.from({ length: 80 }, (_, i) => ({ ['w' + k]: words[i % 5], n: i, u: 'ü' + i, s: 'str' + i, x: null }));
+  const count = (name) => {
+    const orig = TapeReader.prototype[name];
+    let n = 0;
+    TapeReader.prototype[name] = function (word) {
+      n++;
+      return orig.call(this, word);
+    };
+    return { calls: () => n, restore: () => (TapeReader.prototype[name] = orig) };
+  };
+  const cases = [[{ useRecords: false }, 'vstr'], [{ structures: [] }, 'vstr'], [{ bundleStrings: true, structures: [] }, 'bref']];
+  for (const [k, [opts, reader]] of cases.entries()) {
+    const rows = rowsOf(k); // (a shape of its own: it gets the second constructor in this call)
+    const bytes = new Packr(opts).pack(rows);
+    expect(bytes.length).toBeLessThanOrEqual(4096);
+    const c = count(reader);
+    const fastBefore = runtime().fast;
+    try {
+      for (const codegen of [true, false]) expect(new Unpackr({ ...opts, codegen }).unpack(bytes)).toEqual(rows);
+      expect(runtime().fast).toBeGreaterThan(fastBefore);
+      expect(c.calls()).toBeGreaterThan(80);
+    } finally {
+      c.restore();
+    }
+  }
 });
