@@ -1,8 +1,9 @@
 // Objects of one shape are built in tiers within a call: the first key by key in dictionary mode,
 // the next ones key by key, then by a generated constructor (from the third in a call), and, past
 // 64 in one call or 1,024 over all calls, by a generated constructor that reads the common tape
-// entries (short ASCII strings, small integers, floats, null, value-cache and bundled strings) itself. Every tier, and the eval-free builder
-// (codegen: false), must give the same objects, whatever the values around those common ones.
+// entries (short ASCII strings, small integers, floats, null, value-cache and bundled strings)
+// itself. Every tier, and the eval-free builder (codegen: false), must give the same objects,
+// whatever the values around those common ones.
 import { describe, test, expect } from 'vitest';
 import { Packr, Unpackr } from 'wirepack';
 import { Encoder, Decoder } from 'wirepack/cbor';
