@@ -103,11 +103,11 @@ typedef struct wp_tables {
      * key is then compared with that shape's before it is hashed, and its entries are taken by
      * the decoders' guessed-pairs loops from the first. */
     uint16_t shape_last[WP_SHAPE_LAST_SLOTS];
-    /* The shape (id + 1, 0: none) the last record definition (msgpackr's, or cbor-x's defined
-     * where it appears) with the same record id and number of keys interned: a definition's keys
-     * are compared with that shape's before any is hashed (messages that define their records
-     * again define the same keys under the same ids). A guess: a wrong or stale one only costs
-     * the comparison. */
+    /* The shape (id + 1, 0: none) the last MessagePack record definition (msgpackr's) with the
+     * same record slot and number of keys interned: a definition's keys are compared with that
+     * shape's before any is hashed (messages that define their records again define the same
+     * keys under the same ids). A guess: a wrong or stale one only costs the comparison. (CBOR's
+     * records defined where they appear do not use it: see wp_cbor.c, wp_cbor_crec_scan.) */
     uint16_t rec_last[WP_REC_LAST_SLOTS];
 
     /* The value cache (WP_DEC_VCACHE): a direct-mapped table of short ASCII string values. A
