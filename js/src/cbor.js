@@ -276,6 +276,14 @@ class DecodeState {
     /** record id -> the builder of its keys in this call (#slotFor) */
     /** @type {RecordSlot[] | null} */
     this.rslots = null;
+    /** the keys of the record tapeRecord built last, and their shape: a chunk of a stream
+     * refers to one record message after message (the stream chunk's decode 1.04x, paired, 6
+     * processes). Keys are a fresh array for every definition in the call (defineCrec, record),
+     * so the same array is the same record. */
+    /** @type {any[] | null} */
+    this.lastKeys = null;
+    /** @type {Shape | null} */
+    this.lastShape = null;
   }
 }
 
@@ -491,10 +499,16 @@ export class Decoder extends Unpackr {
     // (an id not defined yet is left to decodeTag, which loads shared structures for it once)
     const st = this.state();
     const keys = st.recs[id];
+    if (keys === st.lastKeys && (r.w[r.t] >>> 8) === keys.length) {
+      r.t++;
+      return /** @type {Shape} */ (st.lastShape).build(r);
+    }
     if (!Array.isArray(keys) || (r.w[r.t] >>> 8) !== keys.length) return NOT_A_RECORD;
     const b = this.#slotFor(st, id, keys).b;
     if (b === NO_BUILDER) return NOT_A_RECORD; // keys that are not all strings: record() converts them
     const shape = b.shape || (b.shape = new Shape(b.keys, true));
+    st.lastKeys = keys;
+    st.lastShape = shape;
     r.t++; // the array's header
     return shape.build(r);
   }
