@@ -113,6 +113,7 @@ function operation(kind, lib, input) {
   const records = rest[0] === 'records' || rest[0] === 'bundled';
   const op = rest[rest.length - 1];
   if (rest[0] === 'stream') return streamOperation(fmt, op, lib, msgs);
+  if (rest[0] === 'bundled' && fmt !== 'mp') throw new Error(`bench/ab.js: bundled strings are MessagePack's (${kind})`);
   let enc, dec;
   if (fmt === 'mp') {
     const p = rest[0] === 'bundled' ? new lib.mp.Packr({ bundleStrings: true, structures: [] }) : records ? new lib.mp.Packr() : null;

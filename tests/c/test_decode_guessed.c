@@ -101,6 +101,31 @@ static void mp_message(tu_buf *b, int variant) {
 /* bytes that end or change what the shortcut takes: other kinds, lengths at its bounds */
 static const uint8_t mp_mutations[] = { 0x00, 0x40, 0x81, 0xa0, 0xb0, 0xb1, 0xc1, 0xcb, 0xd4, 0xd9, 0xdb, 0xff };
 
+/* b both ways under flags, from fresh tables: the whole message twice (the second time with the
+ * guesses of the first), every prefix, and (muts not NULL) every byte changed to each of muts. */
+static void all_both_ways(decode_fn fn, const tu_buf *b, uint32_t flags, const uint8_t *muts, size_t nmuts) {
+    wp_tables_reset(&TA);
+    wp_tables_reset(&TB);
+    memset(recs_a, 0, sizeof recs_a);
+    memset(recs_b, 0, sizeof recs_b);
+    same_both_ways(fn, b->p, b->len, flags, "whole", 0);
+    same_both_ways(fn, b->p, b->len, flags, "whole again", 0);
+    for (uint32_t n = 0; n < b->len; n++)
+        if (!same_both_ways(fn, b->p, n, flags, "prefix", n)) break;
+    if (muts == NULL) return;
+    uint8_t *m = malloc(b->len);
+    int bad = 0;
+    for (uint32_t i = 0; i < b->len && !bad; i++) {
+        for (size_t v = 0; v < nmuts && !bad; v++) {
+            memcpy(m, b->p, b->len);
+            if (m[i] == muts[v]) continue;
+            m[i] = muts[v];
+            bad = !same_both_ways(fn, m, b->len, flags, "byte changed at", i);
+        }
+    }
+    free(m);
+}
+
 static void check_message(decode_fn fn, const tu_buf *b, const char *name, const uint8_t *muts, size_t nmuts, uint32_t extra_flags) {
     /* (flags, string limit): the limit of 300 lets the shortcut run and fails declared lengths
      * past it, both ways alike */
@@ -114,29 +139,9 @@ static void check_message(decode_fn fn, const tu_buf *b, const char *name, const
         max_str = flag_sets[f][1];
         const uint32_t flags = flag_sets[f][0] | (f == 1 ? extra_flags : 0);
         tu_case("%s flags %x limit %u: whole, every prefix, (every byte changed,) both ways", name, flags, max_str);
-        wp_tables_reset(&TA);
-        wp_tables_reset(&TB);
-        memset(recs_a, 0, sizeof recs_a);
-        memset(recs_b, 0, sizeof recs_b);
-        /* the whole message, twice (the second time with the guesses of the first) */
-        same_both_ways(fn, b->p, b->len, flags, "whole", 0);
-        same_both_ways(fn, b->p, b->len, flags, "whole again", 0);
-        for (uint32_t n = 0; n < b->len; n++)
-            if (!same_both_ways(fn, b->p, n, flags, "prefix", n)) break;
         /* (every byte changed: under the first two flag sets, which differ the most; the run
          * takes seconds under the sanitizers) */
-        if (f >= 2) { tu_end(); continue; }
-        uint8_t *m = malloc(b->len);
-        int bad = 0;
-        for (uint32_t i = 0; i < b->len && !bad; i++) {
-            for (size_t v = 0; v < nmuts && !bad; v++) {
-                memcpy(m, b->p, b->len);
-                if (m[i] == muts[v]) continue;
-                m[i] = muts[v];
-                bad = !same_both_ways(fn, m, b->len, flags, "byte changed at", i);
-            }
-        }
-        free(m);
+        all_both_ways(fn, b, flags, f < 2 ? muts : NULL, nmuts);
         tu_end();
     }
 }
@@ -186,27 +191,8 @@ static void test_mp_records(void) {
     static const uint32_t limits[] = { 0, 300, 16 };
     for (size_t l = 0; l < sizeof limits / sizeof limits[0]; l++) {
         max_str = limits[l];
-        const uint32_t flags = WP_DEC_MAPS_AS_OBJECTS | WP_DEC_VCACHE | 0x80000000u;
         tu_case("MessagePack record definitions, limit %u: whole, every prefix, every byte changed, both ways", max_str);
-        wp_tables_reset(&TA);
-        wp_tables_reset(&TB);
-        memset(recs_a, 0, sizeof recs_a);
-        memset(recs_b, 0, sizeof recs_b);
-        same_both_ways(wp_msgpack_decode, b.p, b.len, flags, "whole", 0);
-        same_both_ways(wp_msgpack_decode, b.p, b.len, flags, "whole again", 0);
-        for (uint32_t n = 0; n < b.len; n++)
-            if (!same_both_ways(wp_msgpack_decode, b.p, n, flags, "prefix", n)) break;
-        uint8_t *m = malloc(b.len);
-        int bad = 0;
-        for (uint32_t i = 0; i < b.len && !bad; i++) {
-            for (size_t v = 0; v < sizeof mp_mutations && !bad; v++) {
-                memcpy(m, b.p, b.len);
-                if (m[i] == mp_mutations[v]) continue;
-                m[i] = mp_mutations[v];
-                bad = !same_both_ways(wp_msgpack_decode, m, b.len, flags, "byte changed at", i);
-            }
-        }
-        free(m);
+        all_both_ways(wp_msgpack_decode, &b, WP_DEC_MAPS_AS_OBJECTS | WP_DEC_VCACHE | 0x80000000u, mp_mutations, sizeof mp_mutations);
         tu_end();
     }
     max_str = 0;
