@@ -638,9 +638,10 @@ WP_INLINE uint32_t wp_map_close(wp_tape *t, wp_tables *tb, uint32_t hdr, uint32_
  * The C decode alone in wasm of 100 maps of 10 entries: 1.45x.
  * (They are noinline for clang, which optimizes them apart from the item loop; wasm-opt -O3 then
  * inlines them back, as it does every function with one caller (build.sh), so in the shipped wasm
- * each is a loop inside its decoder's function. Kept out of line there too (wasm-opt -ocimfs=0),
- * the C decode alone measured 0.96-0.99 on plain MessagePack and CBOR decodes and 0.87 on the CBOR
- * stream chunk, 1.05 on MessagePack records (old / new time, 3 processes).) */
+ * each is a loop inside its decoder's function. Kept out of line there too (wasm-opt -ocimfs=0,
+ * which also leaves wp_cbor_decode a call of its export), the C decode alone measured 0.96-1.02
+ * on the other MessagePack and CBOR decodes, 0.87 on the CBOR stream chunk and 1.05 on MessagePack
+ * records (old / new time, 3 processes).) */
 
 /* Where a pairs loop stopped: at a key, at a value (its key taken), or after the map's last
  * value (the item loop's item_done closes the map). */
