@@ -37,9 +37,9 @@
 // Cases are `<format>-<op>:<input>`: mp-pack, mp-unpack, cbor-encode, cbor-decode (the free
 // functions, as the peers' own benchmarks call them), mp-records-pack, mp-records-unpack,
 // cbor-records-encode, cbor-records-decode (the default instances, `new Packr()` / `new
-// Encoder()`), mp-bundled-pack, mp-bundled-unpack (`new Packr({ bundleStrings: true, structures:
-// [] })`, the peers suite's bundled strings), mp-stream-pack, mp-stream-unpack,
-// cbor-stream-encode, cbor-stream-decode (the codec inside the library's PackrStream/UnpackrStream or EncoderStream/DecoderStream: 100
+// Encoder()`), mp-bundled-pack, mp-bundled-unpack (`new Packr(bundledOptions())`, the peers
+// suite's bundled strings), mp-stream-pack, mp-stream-unpack, cbor-stream-encode, cbor-stream-decode (the
+// codec inside the library's PackrStream/UnpackrStream or EncoderStream/DecoderStream: 100
 // sequential packs, or one 100-message chunk decoded; see streamOperation), over
 // sample-small, sample-datatypes, example4 (bench/fixtures), fluentd (the stream suite's
 // message) and small-messages (the first segment of the varied suite's stream; one op is the
@@ -63,6 +63,9 @@ import { CATEGORIES } from './lib/varied.js';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_CASES = ['sample-small', 'fluentd', 'example4'].flatMap((i) => ['mp-pack', 'mp-unpack', 'cbor-encode', 'cbor-decode'].map((c) => `${c}:${i}`));
 const FLUENTD = ['tag', [[1440949922, { message: 'hi there' }]]];
+/** The bundled-strings cases' Packr options (the peers suite's msgpackr bundleStrings row): new
+ * each time, since a Packr adds its shared structures to the array it is given. */
+const bundledOptions = () => ({ bundleStrings: true, structures: [] });
 
 function parseArgs(argv) {
   const o = { mode: 'paired', processes: 0, rounds: 0, batchMs: 0, cases: DEFAULT_CASES, history: /** @type {string[]} */ ([]), historyMs: 20, a: REPO, b: null, child: null };
@@ -110,13 +113,13 @@ async function loadInput(name) {
 function operation(kind, lib, input) {
   const msgs = input.stream ? input.doc : [input.doc];
   const [fmt, ...rest] = kind.split('-');
-  const records = rest[0] === 'records' || rest[0] === 'bundled';
+  const bundled = rest[0] === 'bundled', records = rest[0] === 'records' || bundled;
   const op = rest[rest.length - 1];
   if (rest[0] === 'stream') return streamOperation(fmt, op, lib, msgs);
-  if (rest[0] === 'bundled' && fmt !== 'mp') throw new Error(`bench/ab.js: bundled strings are MessagePack's (${kind})`);
+  if (bundled && fmt !== 'mp') throw new Error(`bench/ab.js: bundled strings are MessagePack's (${kind})`);
   let enc, dec;
   if (fmt === 'mp') {
-    const p = rest[0] === 'bundled' ? new lib.mp.Packr({ bundleStrings: true, structures: [] }) : records ? new lib.mp.Packr() : null;
+    const p = bundled ? new lib.mp.Packr(bundledOptions()) : records ? new lib.mp.Packr() : null;
     enc = p ? (v) => p.pack(v) : (v) => lib.mp.pack(v);
     dec = p ? (b) => p.unpack(b) : (b) => lib.mp.unpack(b);
   } else if (fmt === 'cbor') {
@@ -175,7 +178,7 @@ const C_CALLS = {
   'cbor-encode': ['wpw_cbor_encode', (lib, v) => lib.cbor.encode(v)],
   'cbor-decode': ['wpw_cbor_decode', (lib, v) => lib.cbor.decode(lib.cbor.encode(v))],
   'mp-records-unpack': ['wpw_decode', (lib, v) => { const p = new lib.mp.Packr(); return p.unpack(p.pack(v)); }],
-  'mp-bundled-unpack': ['wpw_decode', (lib, v) => { const p = new lib.mp.Packr({ bundleStrings: true, structures: [] }); return p.unpack(p.pack(v)); }],
+  'mp-bundled-unpack': ['wpw_decode', (lib, v) => { const p = new lib.mp.Packr(bundledOptions()); return p.unpack(p.pack(v)); }],
   'cbor-records-decode': ['wpw_cbor_decode', (lib, v) => { const e = new lib.cbor.Encoder(); return e.decode(e.encode(v)); }],
   'mp-stream-unpack': ['wpw_decode', (lib, v) => streamOperation('mp', 'unpack', lib, [v]).run()],
   'cbor-stream-decode': ['wpw_cbor_decode', (lib, v) => streamOperation('cbor', 'decode', lib, [v]).run()],
