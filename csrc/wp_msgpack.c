@@ -762,11 +762,7 @@ fail:
 
 uint32_t wp_encode_out_bound(uint32_t tape_words) { return tape_words * 5u + 16u; }
 
-uint32_t wp_encode_out_need(const wp_encoder *e) {
-    uint64_t need = (uint64_t)wp_encode_out_bound(e->tape_len) + 3u * (uint64_t)e->units_len + e->utf8_len +
-                    5u * (uint64_t)e->keys_words + e->ext_len;
-    return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
-}
+uint32_t wp_encode_out_need(const wp_encoder *e) { return wp_enc_out_need(e); }
 
 /* An integer in [-2^31, 2^32) in its shortest form: a fixint (-32..127, most integers in data) is
  * the byte itself, and the other forms take no branch on their size or sign. Needs 8 bytes of
