@@ -416,7 +416,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                     wp_tape_tagp(&t, WP_T_TAG, WP_LEN_ESCAPE); wp_tape_put(&t, WP_CBOR_MARK_BUNDLE_LO); wp_tape_put(&t, WP_CBOR_MARK_REC_HI);
                     wp_tape_tagp(&t, WP_T_ARR, 3);
                     for (int k = 0; k < 2; k++) {
-                        if (!wp_put_string(d, &t, r.base + sp0[k], sn[k])) FAIL(WP_ERR_TAPE_FULL, start);
+                        if (!wp_put_string(d, &t, r.base + sp0[k], sn[k], true)) FAIL(WP_ERR_TAPE_FULL, start);
                     }
                     wp_frame *f = &fr[sp++];
                     f->remaining = 1; f->count = 0; f->hdr = 0; f->n = 1; f->kstart = ktop; f->flags = FR_TAG; f->start = start;

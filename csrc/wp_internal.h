@@ -506,12 +506,16 @@ WP_INLINE uint32_t wp_stack_words(uint32_t max_depth, uint32_t len) {
 }
 
 /* Write the string s[0..n) as STRA (ascii area) or STRU (utf16 area). */
-WP_INLINE bool wp_put_string(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32_t n) {
+WP_INLINE bool wp_put_string(wp_decoder *d, wp_tape *t, const uint8_t *s, uint32_t n, bool host) {
     if (wp_is_ascii(s, n)) {
         if (n > d->ascii_cap - d->ascii_len) return false;
         wp_copy(d->ascii + d->ascii_len, s, n);
         d->ascii_len += n;
         wp_tape_tag_len(t, WP_T_STRA, n);
+    } else if (host && n >= WP_UTF8_HOST_MIN && (d->flags & WP_DEC_UTF8_HOST)) {
+        /* (s is in the input; three words, where the input's n + 1 bytes at least have two each) */
+        wp_tape_tag_len(t, WP_T_STR8, n);
+        wp_tape_put(t, (uint32_t)(s - d->in));
     } else {
         if (n > d->utf16_cap - d->utf16_len) return false;
         uint32_t units = wp_utf8_to_utf16(s, n, d->utf16 + d->utf16_len);
@@ -550,7 +554,7 @@ WP_INLINE bool wp_put_string_in(wp_decoder *d, wp_tape *t, const uint8_t *s, uin
             return true;
         }
     }
-    return wp_put_string(d, t, s, n);
+    return wp_put_string(d, t, s, n, true);
 }
 
 /* A string value s[0..n) (`avail` bytes readable at s): through the value cache when `vcache`

@@ -200,7 +200,7 @@ enum { BST_POST, BST_U1, BST_U2, BST_P1, BST_P2, BST_IN2, BST_ASCII2 };
  * UINT32_MAX when the string does not fit. */
 static __attribute__((noinline)) uint32_t wp_put_string_cold(wp_decoder *d, uint32_t *w, uint32_t len, uint32_t cap, const uint8_t *s, uint32_t n) {
     wp_tape t = { w, len, cap };
-    return wp_put_string(d, &t, s, n) ? t.len : UINT32_MAX;
+    return wp_put_string(d, &t, s, n, false) ? t.len : UINT32_MAX; /* (bundle strings are sliced by units) */
 }
 
 /* ===================================================================== guessed pairs

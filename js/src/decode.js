@@ -37,6 +37,8 @@ export const MARK_FIRST_LO = 0xfffd0000;
 export const F_CBOR_DATES = 128;
 /** C makes a CBOR record defined where it appears a CREC entry (WP_DEC_CBOR_RECS): when the Decoder builds those itself. */
 export const F_CBOR_RECS = 256;
+/** Long non-ASCII strings as STR8 entries (WP_DEC_UTF8_HOST), made by Buffer#utf8Slice (runtime.js FAST_UTF8). */
+const F_UTF8_HOST = 512;
 const VC_INPUT_MAX = 4096;
 /** C error code for an undefined record id (csrc/wirepack.h) */
 const E_UNKNOWN_RECORD = 105;
@@ -1130,6 +1132,13 @@ export class TapeReader {
       }
       case 11: return this.keys[word >>> 8];
       case 34: return this.vstr(word);
+      case 36: {
+        // a long non-ASCII string, as UTF-8 in the input (which C's call left at the arena base)
+        let n = word >>> 8;
+        if (n === 0xffffff) n = w[this.t++] >>> 0;
+        const at = this.rt.base + (w[this.t++] >>> 0);
+        return /** @type {import('./runtime.js').NodeBuf} */ (this.rt.nb).utf8Slice(at, at + n);
+      }
       case 12: {
         const t = this.t;
         this.t = t + 2;
@@ -1509,6 +1518,7 @@ function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
   }
   rt.calls++;
   if (len <= VC_INPUT_MAX) flags |= F_VCACHE;
+  if (rt.utf8Host) flags |= F_UTF8_HOST;
   if (cbor) flags |= opts.cDecodeFlags();
   const err = cbor ? rt.x.wpw_cbor_decode(len, flags, maxDepth, TABLE_RESET_FILL) : rt.x.wpw_decode(len, flags, maxDepth, TABLE_RESET_FILL);
   rt.refresh();

@@ -612,6 +612,42 @@ static void test_maps(void) {
     }
     tu_end();
 
+    tu_case("WP_DEC_UTF8_HOST: non-ASCII strings of WP_UTF8_HOST_MIN bytes or more as STR8 (offset in the input)");
+    {
+        const uint32_t H = O | WP_DEC_UTF8_HOST;
+        char s[300];
+        for (int i = 0; i < 300; i += 2) { s[i] = (char)0xc3; s[i + 1] = (char)0xa9; }
+        /* a key and a value of 80 bytes (d9 50 headers at offsets 1 and 83): their bytes at 3 and 85 */
+        b.len = 0;
+        tu_buf_u8(&b, 0x81); put_str(&b, s, 80); put_str(&b, s, 80);
+        CHECK_ERR(tu_decode(&x, &T, b.p, b.len, H), WP_OK);
+        CHECK_TAPE(&x, W(WP_T_OBJ, 1), W(WP_T_STR8, 80), 3, W(WP_T_STR8, 80), 85);
+        CHECK_EQ_U(x.d.utf16_len, 0);
+        tu_dec_free(&x);
+        /* one byte under the minimum: transcoded; at it: STR8 */
+        b.len = 0;
+        tu_buf_u8(&b, 0x92); put_str(&b, s, WP_UTF8_HOST_MIN - 2); put_str(&b, s, WP_UTF8_HOST_MIN);
+        CHECK_ERR(tu_decode(&x, &T, b.p, b.len, H), WP_OK);
+        CHECK_TAPE(&x, W(WP_T_ARR, 2), W(WP_T_STRU, (WP_UTF8_HOST_MIN - 2) / 2), W(WP_T_STR8, WP_UTF8_HOST_MIN), 1 + 2 + WP_UTF8_HOST_MIN - 2 + 2);
+        tu_dec_free(&x);
+        /* ASCII stays in the ASCII area; ill-formed UTF-8 is the host's to replace, as the rest */
+        char a[100], bad[100];
+        memset(a, 'x', sizeof a);
+        memset(bad, 0xff, sizeof bad);
+        b.len = 0;
+        tu_buf_u8(&b, 0x92); put_str(&b, a, 100); put_str(&b, bad, 100);
+        CHECK_ERR(tu_decode(&x, &T, b.p, b.len, H), WP_OK);
+        CHECK_TAPE(&x, W(WP_T_ARR, 2), W(WP_T_STRA, 100), W(WP_T_STR8, 100), 1 + 2 + 100 + 2);
+        tu_dec_free(&x);
+        /* a str16 of 300 bytes */
+        b.len = 0;
+        put_str(&b, s, 300);
+        CHECK_ERR(tu_decode(&x, &T, b.p, b.len, H), WP_OK);
+        CHECK_TAPE(&x, W(WP_T_STR8, 300), 3);
+        tu_dec_free(&x);
+    }
+    tu_end();
+
     tu_case("without WP_DEC_MAPS_AS_OBJECTS -> MAP, no shapes");
     wp_tables_reset(&T);
     CHECK_ERR(dec_hex(&x, "82 a1 61 01 a1 62 02", 0, &b), WP_OK);

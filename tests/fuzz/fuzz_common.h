@@ -467,7 +467,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
         if (is_key) {
             /* a bundled string reference is a string; the bundle before it keeps the map's keys
              * strings (the value it wraps is the key) */
-            int str = tag == WP_T_KEY || tag == WP_T_STRA || tag == WP_T_STRU || tag == WP_T_BREF || tag == WP_T_BUNDLE;
+            int str = tag == WP_T_KEY || tag == WP_T_STRA || tag == WP_T_STRU || tag == WP_T_STR8 || tag == WP_T_BREF || tag == WP_T_BUNDLE;
             int coercible = cbor && (tag == WP_T_INT || tag == WP_T_I32 || tag == WP_T_U32 || tag == WP_T_U64 ||
                                      tag == WP_T_I64 || tag == WP_T_N64 || tag == WP_T_F64 || tag == WP_T_F32 ||
                                      tag == WP_T_FALSE || tag == WP_T_TRUE || tag == WP_T_NIL || tag == WP_T_UNDEF);
@@ -600,6 +600,28 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             fz_canon_units(c, u, n);
             tmp.len = 0;
             fz_utf16_to_utf8(&tmp, u, n); /* also checks for lone surrogates */
+            if (et) { fz_et_len(et, WP_E_STR, (uint32_t)tmp.len); fz_et_bytes(et, tmp.p, (uint32_t)tmp.len); }
+            break;
+        }
+        case WP_T_STR8: {
+            /* (WP_DEC_UTF8_HOST) a string that is not ASCII, as its bytes in the input: checked as
+             * the host would make it (U+FFFD for ill-formed bytes, as the transcode) */
+            uint32_t n = fz_len(x, word);
+            FZ_CHECK(d->flags & WP_DEC_UTF8_HOST, "STR8 without WP_DEC_UTF8_HOST");
+            FZ_CHECK(x->i < x->limit, "STR8 past the end");
+            const uint32_t off = w[x->i++];
+            FZ_CHECK(n >= WP_UTF8_HOST_MIN, "STR8 of %u bytes", n);
+            FZ_CHECK(off <= d->len && n <= d->len - off, "STR8 %u@%u outside the input (%u)", n, off, d->len);
+            const uint8_t *s = d->in + off;
+            FZ_CHECK(!wp_is_ascii(s, n), "STR8 of ASCII bytes");
+            fz_lim(x, FZ_LIM_STR, n);
+            uint16_t *u = malloc((size_t)n * 2u);
+            FZ_CHECK(u != NULL, "out of memory");
+            const uint32_t units = wp_utf8_to_utf16(s, n, u);
+            fz_canon_units(c, u, units);
+            tmp.len = 0;
+            fz_utf16_to_utf8(&tmp, u, units);
+            free(u);
             if (et) { fz_et_len(et, WP_E_STR, (uint32_t)tmp.len); fz_et_bytes(et, tmp.p, (uint32_t)tmp.len); }
             break;
         }

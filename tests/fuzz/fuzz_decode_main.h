@@ -21,7 +21,8 @@
  *      bits 6-7 d->ends: none, 1 word, 3 words, or one per input byte (enough).
  *   L: bits 0-4 set max_array, max_map, max_str, max_bin, max_ext to 1 + 2 * (L >> 5), the
  *      others stay 0 (none).
- * An input of odd length (all of it, C included) is decoded with WP_DEC_VCACHE.
+ * An input of odd length (all of it, C included) is decoded with WP_DEC_VCACHE, one whose length
+ * has bit 3 set with WP_DEC_UTF8_HOST.
  * The tables persist across inputs and are reset every FZ_RESET_EVERY runs into one of four
  * states (see fuzz_common.h); every 1024 runs their internal consistency is checked.
  */
@@ -75,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size & 1u) flags |= WP_DEC_VCACHE; /* (no config bit is free: half the inputs, by length) */
     if (FZ_FORMAT == FZ_CBOR && (size & 2u)) flags |= WP_DEC_CBOR_DATES; /* (the same way) */
     if (FZ_FORMAT == FZ_CBOR && (size & 4u)) flags |= WP_DEC_CBOR_RECS;
+    if (size & 8u) flags |= WP_DEC_UTF8_HOST;
     uint32_t max_depth = fz_depths[(cfg >> 4) & 7u];
     size_t skip = 1;
     uint32_t feat = 0;
