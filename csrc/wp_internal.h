@@ -479,16 +479,19 @@ WP_INLINE bool wp_run_try(wp_reader *r, wp_tape *t, uint32_t n, uint32_t (*size)
     return true;
 }
 
-/* Tape words that always suffice for a decode of len bytes (MessagePack, CBOR); the public
- * wp_decode_tape_words and wp_cbor_tape_words are these. */
-/* wp_encode_out_need (wirepack.h), inline: the wasm exports call it once per encode (its first
- * term is wp_encode_out_bound's, in 64 bits) */
+/* Output bytes that always suffice for a tape of tape_words words, before its strings, key words
+ * and XBIN bytes (the public wp_encode_out_bound is this, in 32 bits). */
+WP_INLINE uint64_t wp_enc_bound(uint32_t tape_words) { return (uint64_t)tape_words * 5u + 16u; }
+
+/* wp_encode_out_need (wirepack.h), inline: the wasm exports call it once per encode. */
 WP_INLINE uint32_t wp_enc_out_need(const wp_encoder *e) {
-    uint64_t need = (uint64_t)e->tape_len * 5u + 16u + 3u * (uint64_t)e->units_len + e->utf8_len +
+    uint64_t need = wp_enc_bound(e->tape_len) + 3u * (uint64_t)e->units_len + e->utf8_len +
                     5u * (uint64_t)e->keys_words + e->ext_len;
     return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
 }
 
+/* Tape words that always suffice for a decode of len bytes (MessagePack, CBOR); the public
+ * wp_decode_tape_words and wp_cbor_tape_words are these. */
 WP_INLINE uint32_t wp_mp_tape_words(uint32_t len) { return len * 2u + 8u; }
 WP_INLINE uint32_t wp_cb_tape_words(uint32_t len) { return len * 3u + 8u; }
 

@@ -760,7 +760,7 @@ fail:
 
 /* ===================================================================== encode */
 
-uint32_t wp_encode_out_bound(uint32_t tape_words) { return tape_words * 5u + 16u; }
+uint32_t wp_encode_out_bound(uint32_t tape_words) { return (uint32_t)wp_enc_bound(tape_words); }
 
 uint32_t wp_encode_out_need(const wp_encoder *e) { return wp_enc_out_need(e); }
 
