@@ -215,9 +215,9 @@ export const transcodeWasmBase64 = \"$(base64 -w0 build/wirepack-transcode.wasm)
 
   NATIVE_CC="${NATIVE_CC:-$CLANG}"
   NATIVE_CFLAGS=(-O2 -Wall -Wextra -Icsrc)
-  native_hash="$(hash_str "$(hash_inputs "${CSRC[@]}" "${CHDR[@]}" "${TC_SRC[@]}" "${TC_HDR[@]}" "${CLI_SRC[@]}" examples/c/transcode.c)" \
+  native_hash="$(hash_str "$(hash_inputs "${CSRC[@]}" "${CHDR[@]}" "${TC_SRC[@]}" "${TC_HDR[@]}" "${CLI_SRC[@]}" examples/c/transcode.c bench/native/decode-loop.c)" \
     "${NATIVE_CFLAGS[*]}" "$("$NATIVE_CC" --version | head -1)")"
-  if up_to_date native_lib "$native_hash" && [[ -f build/native/libwirepack.a && -x build/native/wirepack ]]; then
+  if up_to_date native_lib "$native_hash" && [[ -f build/native/libwirepack.a && -x build/native/wirepack && -x build/native/decode-loop ]]; then
     :
   else
     log "native: build/native/libwirepack.a + build/native/wirepack (CLI)"
@@ -237,6 +237,8 @@ export const transcodeWasmBase64 = \"$(base64 -w0 build/wirepack-transcode.wasm)
     if [[ -f examples/c/transcode.c ]]; then
       "$NATIVE_CC" "${NATIVE_CFLAGS[@]}" examples/c/transcode.c build/native/libwirepack.a -o build/native/example-transcode
     fi
+    # (bench/native/decode-loop.c: one decoder call timed natively, for perf; bench/README.md)
+    "$NATIVE_CC" "${NATIVE_CFLAGS[@]}" bench/native/decode-loop.c build/native/libwirepack.a -o build/native/decode-loop
     mark_done native_lib "$native_hash"
   fi
 fi
