@@ -3,7 +3,7 @@
 // are errors.
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { Encoder, decode, diagnose, DecodeError } from 'wirepack/cbor';
+import { Encoder, Decoder, Tag, decode, diagnose, DecodeError } from 'wirepack/cbor';
 import * as cborx from 'cbor-x';
 
 const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
@@ -77,5 +77,45 @@ describe('structuredClone', () => {
     }
     // and the next call works
     expect(decode(fromHex('82d81c01d81d00'))).toEqual([1, 1]);
+  });
+
+  // (found by the differential fuzz: a shareable record tag that made no record came back as a
+  // plain object with the Tag's fields, copied into the record's placeholder)
+  test('a shareable record tag that makes no record is that value, as cbor-x decodes it', () => {
+    const decoders = [decode, (b) => new Decoder().decode(b), (b) => new Decoder({ codegen: false }).decode(b)];
+    for (const dec of decoders) {
+      for (const [h, tag, value] of [
+        ['d81cd9f003a10102', 0xf003, { 1: 2 }], // record tag over a map
+        ['d81cd9f00380', 0xf003, []], // over an array, record 0x1003 never defined
+        ['d81cd9e0008102', 0xe000, [2]],
+        ['d81cd9dfff01', 0xdfff, 1], // an inline definition of no array (cbor-x reads 1 as its length)
+      ]) {
+        const v = dec(fromHex(h));
+        expect(v, h).toBeInstanceOf(Tag);
+        expect(v.tag, h).toBe(tag);
+        // the same value as the tag without tag 28 around it
+        expect(v, h).toEqual(dec(fromHex(h.slice(4))));
+        if (dec === decode) {
+          expect(v, h).toEqual(new Tag(value, tag));
+          if (value !== 1) expect(cborx.decode(fromHex(h)), h).toEqual(new Tag(value, tag));
+        }
+      }
+      // shared: both references are the Tag itself
+      const [a, b] = dec(fromHex('82d81cd9f003a10102d81d00'));
+      expect(a).toBeInstanceOf(Tag);
+      expect(b).toBe(a);
+      // a record still becomes one object that references inside it reach (a cycle)
+      const r = dec(fromHex('d81cd9dfff8319e000816161d81d00'));
+      expect(Object.getPrototypeOf(r)).toBe(Object.prototype);
+      expect(r.a).toBe(r);
+      // a reference inside such a Tag to itself has no object to reach while it is being built
+      for (const h of ['d81cd9f00381d81d00', 'd81cd9e00081d81d00']) {
+        let err;
+        try { dec(fromHex(h)); } catch (e) { err = e; }
+        expect(err, h).toBeInstanceOf(DecodeError);
+        expect(err.code, h).toBe('BAD_REFERENCE');
+      }
+      expect(dec(fromHex('82d81c01d81d00'))).toEqual([1, 1]);
+    }
   });
 });

@@ -635,6 +635,9 @@ export class TapeReader {
     /** CBOR shareable values (tag 28), in order; null until the first */
     /** @type {any[] | null} */
     this.shared = null;
+    /** the placeholders of the shareable records being built, and whether a reference took each */
+    /** @type {Map<object, boolean> | null} */
+    this.phs = null;
     /** MessagePack records defined in this call: slot -> shape (ownRecs once there is one) */
     /** @type {(Shape | undefined)[] | null} */
     this.recs = null;
@@ -705,6 +708,7 @@ export class TapeReader {
     this.opts = /** @type {any} */ (null);
     this.A = this.U = this.b1 = this.b2 = '';
     this.shared = null;
+    this.phs = null;
     this.clearRecs();
     this.defs = null;
     this.refs = null;
@@ -989,12 +993,21 @@ export class TapeReader {
     }
     if (wrap === 105 || wrap === 0xdfff || (wrap >= 0xe000 && wrap <= 0xffff)) {
       // a CBOR record (cbor-x): the object is made after its values, which may refer to it, so
-      // they get a placeholder that the record's properties are then copied into
+      // they get a placeholder that the record's properties are then copied into. The tag may
+      // make something else (a Tag, when the record is not defined or its content is no array):
+      // that is the value then, unless a reference took the placeholder, which would be left
+      // empty (a reference into a shareable non-container still being built: BAD_REFERENCE)
       /** @type {Record<string, unknown>} */
       const ph = {};
       shared[idx] = ph;
+      const phs = this.phs || (this.phs = new Map());
+      phs.set(ph, false);
       const v = this.v();
-      if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+      const taken = phs.get(ph);
+      phs.delete(ph);
+      const proto = v !== null && typeof v === 'object' ? Object.getPrototypeOf(v) : undefined;
+      if (proto !== Object.prototype && proto !== null) {
+        if (taken) throw new DecodeError('BAD_REFERENCE', 0, `Shared reference ${idx} to a value still being built that is no record`);
         shared[idx] = v;
         return v;
       }
@@ -1298,7 +1311,9 @@ export class TapeReader {
           if (!Number.isInteger(i) || i < 0 || shared === null || i >= shared.length || shared[i] === NOT_YET) {
             throw new DecodeError('BAD_REFERENCE', 0, `Shared reference ${i} to nothing shareable before it`);
           }
-          return shared[i];
+          const s = shared[i];
+          if (this.phs !== null && this.phs.has(s)) this.phs.set(s, true);
+          return s;
         }
         return this.opts.decodeTag(tag, this.v(), this);
       }
