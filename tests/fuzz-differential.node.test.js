@@ -457,14 +457,21 @@ const KNOWN = [
   ['msgpack', 'dd0000000201', 'both errors'],
   // msgpackr's extensions: records (one-byte ids; d5 72 with high byte 0; an undefined two-byte id)
   ['msgpack', '92d4724092a161a16201a1784002a179', 'agree'],
+  // a structured-clone id around a string key (and a pointer to it as a value): an extension key
+  // gives a Map; msgpackr {k: 1, me: 'k'}
+  ['msgpack', '82d66900000001a16b01a26d65d67000000001', 'documented', 'non-string-keys', { 'Unpackr()': ['agree'] }],
   ['msgpack', '92d572620092a161a162010262000304', 'agree'],
   ['msgpack', '92d572420091a161014201', 'both errors'], // wirepack UNKNOWN_RECORD
   ['msgpack', 'd4724001', 'both errors'], // wirepack BAD_RECORD: the keys are not an array
   ['msgpack', '92d472409040', 'agree'], // records of no keys
+  // a definition's own id among its keys is not yet that record (an integer: msgpackr throws on
+  // the record key, wirepack makes the map a Map)
+  ['msgpack', '83d4724091406101c36101c3', 'peer error, wirepack value', 'non-string-keys', { 'Unpackr()': ['agree'] }],
   // bundled strings, prefix extensions, structured clone, BigInt, typed arrays
   ['msgpack', 'd66200000006c1ffa161a0', 'agree'],
   ['msgpack', '81d66200000007c101c3a0a161', 'agree'],
   ['msgpack', 'd4650093a14561a1c0', 'agree'],
+  ['msgpack', 'd4650093a14ec40361626300', 'documented', 'bin-buffer'], // an Error whose message is bin 'abc'
   ['msgpack', 'd4780092a161a167', 'agree'],
   ['msgpack', 'd6690000000191d67000000001', 'agree'],
   ['msgpack', 'c70574030100feff', 'agree'],
@@ -499,7 +506,22 @@ const KNOWN = [
   ['cbor', 'd8454101', 'peer error, wirepack value', 'tag-content'], // Uint16Array of 1 byte
   // a simple value overwritten by a duplicate key: not in wirepack's value, but cbor-x throws on it
   ['cbor', 'a26161e061610f', 'peer error, wirepack value', 'simple-values'],
+  // cbor-x's reading of records defined where they appear (found by a fuzz run with another seed,
+  // minimized): a uint taken for an array's length, a byte string taken for the keys, a map's
+  // head taken for an array's
+  ['cbor', 'd9dfff00008219e00000', 'wirepack error, peer value', 'record-inline-peer'],
+  ['cbor', 'd9dfff8219fbfb46c1d658e00080', 'wirepack error, peer value', 'record-inline-peer'],
+  ['cbor', 'd9dfffa50083616161626181000000', 'wirepack error, peer value', 'record-inline-peer'],
+  ['cbor', 'd9dfff8119e000836181f7d904d2f7', 'wirepack error, peer value', 'record-inline-peer'], // [id] alone: cbor-x reads keys after it
+  // a record used (0xe001) over simple(2), whose head cbor-x takes for an array of 2
+  ['cbor', '8519e00083616161626181d9dfff8419e00182695f5f70726f746f5f5f782079797979797979797979797979797979797979797979797979797979797979c120832834f6d9e001e2208320fb41b1a7cd5cc02834f68320fb41b1a7cd5cc02834f6', 'wirepack error, peer value', 'record-inline-peer'],
+  // a key 2("b"): a Tag for wirepack (a bignum's content is bytes), cbor-x's BigInt 0n
+  ['cbor', 'd9dfff8519e000836161c261626181d9dfff8419e00182695f5f70726f746f5f5f782079797979797979797979797979797979797979797979797979797979c1208320fbd9e00182c1208320fb41b1a7cd5cc02834f68320fb41b1a7cd5cc02834f6', 'wirepack error, peer value', 'tag-content'],
   // bugs found by fuzzing:
+  // a shareable record tag (0xe000 and up) that makes no record (not defined, or over a map) was
+  // a plain object with the Tag's fields, copied into the record's placeholder
+  ['cbor', 'a36161d881d81cd9f003a13169ed9fbfee8080efbfbf6162000401', 'agree'],
+  ['cbor', 'a36181d81cd9ed03a264657930c1001bfffffffffffffffffa7f7fffff611d00617401', 'agree'],
   // a reference (tag 29) with a negative or fractional index after any shareable value decodes to
   // undefined instead of throwing BAD_REFERENCE
   ['cbor', '82d81c80d81d20', 'both errors'],

@@ -83,6 +83,7 @@ export const DOCUMENTED = {
     'bad-timestamp': 'Errors: BAD_TIMESTAMP',
     'reserved-c1': 'Errors: RESERVED_BYTE',
     'uninterpreted-ext': 'Types on the wire: ExtData (unknown types)',
+    'bin-buffer': 'Types on the wire: bin decodes to a Buffer in Node (msgpackr: the input\'s type), which an Error\'s message shows',
     'utf8-replacement': 'Strings with invalid UTF-8',
     'bad-extension': 'Errors: BAD_EXTENSION, BAD_REFERENCE (a Set of a non-array and ids/pointers under 4 bytes not listed there yet)',
     'bad-bundle': 'Errors: BAD_BUNDLE (a 0xc1 count that is not an integer not listed there yet)',
@@ -114,6 +115,7 @@ export const PEER_LIMITS = {
   'tag1-bigint': 'cbor-x tag 1 on an 8-byte integer head: "Cannot mix BigInt and other types"',
   'self-describe-undefined': 'cbor-x decodes 55799(undefined) (d9d9f7 f7) to a Tag, not undefined',
   'cbor-extract-scan': "cbor-x's native string extractor gives up on well-formed input (an 8-byte string length ahead); compared with cbor-x without it",
+  'record-inline-peer': "cbor-x reads the content of a record tag (0xdffe, 0xdfff: records defined where they appear; 0xe000 and up: records used) by the argument of its head whatever its major type (a uint's or a map's head: an array's length), reads a definition's id and keys even past the end of an array of fewer than two, and takes any value as the keys; wirepack reads the item that is there (a Tag when it is no array, or too short; BAD_RECORD when the keys are no array)",
 };
 
 /* ------------------------------------------------------------------ mutations */
@@ -263,17 +265,25 @@ export function walkMsgpack(b) {
     for (let i = 0; i < k; i++) v = v * 256 + b[p + i];
     return v;
   };
-  /** @type {{ left: number, map: boolean }[]} containers still being filled */
+  /** @type {Map<number, { nf: number, hb: boolean }>} records defined so far */
+  const recs = new Map();
+  /** @type {{ left: number, map: boolean, def?: { slot: number, nf: number, hb: boolean } | null }[]} containers still being filled (def: a record definition's frame, keys array then values) */
   const stack = [];
   const done = () => {
     for (;;) {
       const f = stack[stack.length - 1];
-      if (!f || --f.left > 0) return;
+      if (!f) return;
+      --f.left;
+      // a record is defined once its keys are read (msgpackr, wirepack): a use of its id among
+      // its own keys is the id's earlier definition, or an integer
+      if (f.def && f.left === f.def.nf) {
+        recs.set(f.def.slot, { nf: f.def.nf, hb: f.def.hb });
+        f.def = null;
+      }
+      if (f.left > 0) return;
       stack.pop();
     }
   };
-  /** @type {Map<number, { nf: number, hb: boolean }>} records defined so far */
-  const recs = new Map();
   let pending = false; // a prefix extension or bundle waits for its value
   let bundleEnd = -1; // after the strings of the last bundle
   let p = 0;
@@ -373,9 +383,8 @@ export function walkMsgpack(b) {
         else if (a === 0xdc && q + 3 <= n) nk = be(q + 1, 2);
         else if (a === 0xdd && q + 5 <= n) nk = be(q + 1, 4);
         else { r.stop = p; return r; }
-        recs.set(slot, { nf: nk, hb: len === 2 && data[1] === 0 });
         p += hl + len;
-        stack.push({ left: 1 + nk, map: false });
+        stack.push({ left: 1 + nk, map: false, def: { slot, nf: nk, hb: len === 2 && data[1] === 0 } });
         continue;
       }
       if (PREFIX_EXTS.has(type) || (type === 0x62 && len >= 4)) {
@@ -748,6 +757,10 @@ export function compareValues(format, input, ours, peer) {
         // a map given as the message is turned into text: a Map (non-string keys) where the peer
         // made an object shows as '[object Map]'
         if (a.message === '[object Map]' && b.message === '[object Object]') used.add('non-string-keys');
+        // binary data given as the message: a Buffer's text (wirepack, Node) where msgpackr's
+        // Uint8Array (the input's type) shows its bytes as numbers
+        else if (format === 'msgpack' && /^\d+(,\d+)*$/.test(b.message) && typeof Buffer === 'function' &&
+          Buffer.from(b.message.split(',').map(Number)).toString() === a.message) used.add('bin-buffer');
         else fail(`error message ${show(a.message)} vs ${show(b.message)}`);
       }
       if (('cause' in a) !== ('cause' in b)) fail('error cause');
@@ -816,7 +829,13 @@ export function compareValues(format, input, ours, peer) {
           const tagKey = nonString.find((k) => k instanceof Tag && (cborxInterprets(k.tag) || (wirepackInterprets(k.tag) && !shouldInterpret(k.tag, k.value))));
           if (tagKey) { used.add(cborxInterprets(tagKey.tag) ? 'uninterpreted-tag' : 'tag-content'); return; }
           if (!walk.badKeys.some((off) => input[off] >> 5 === 6)) fail('Map where cbor-x coercion applies');
-        } else if (nonString.length === 0) fail('Map of string keys');
+        } else if (nonString.length === 0) {
+          // a key that is a structured-clone extension (0x69 id around it, 0x70 pointer to it)
+          // is an extension on the wire, which makes the map a Map before what it wraps or
+          // points to is known; msgpackr takes the string
+          const cloneKey = (off) => walk.exts.some((x) => x.off === off && (x.type === 0x69 || x.type === 0x70));
+          if (!walk.badKeys.some(cloneKey)) fail('Map of string keys');
+        }
         const expected = {};
         for (const [k, v] of a) {
           const sk = safeKey(k);
@@ -897,6 +916,23 @@ export function justifyOurError(format, input, err, peerValue) {
     return null;
   }
   if (err.code === 'BAD_SIMPLE' && input[at] === 0xf8 && input[at + 1] < 32) return 'bad-simple';
+  // cbor-x's records: it reads the content of a record tag (0xdffe, 0xdfff: defined where they
+  // appear; 0xe000 and up: used) by the argument of its head, an array's length whatever the
+  // major type, and the id and keys of a definition even past the end of a shorter array; from
+  // such a tag on, it reads other items than wirepack does (any error; TRUNCATED is reported at
+  // the outermost item the input cuts, which may begin before the tag)
+  const tags = walkCbor(input).tags;
+  const contentAt = (t) => t.off + tagHeadLength(input[t.off]);
+  const recordTag = (t) => typeof t.tag === 'number' && t.tag >= 0xdffe && t.tag <= 0xffff;
+  if (tags.some((t) => recordTag(t) && (t.off <= at || err.code === 'TRUNCATED') && (input[contentAt(t)] >> 5 !== 4 ||
+    (t.tag <= 0xdfff && (input[contentAt(t)] & 31) < 2)))) return 'record-inline-peer';
+  if (err.code === 'BAD_RECORD') {
+    // (the JS throws these, at offset 0) keys that are not an array, which cbor-x takes
+    if (tags.some((t) => t.tag === 0xdfff && inlineRecordKeysNotArray(input, contentAt(t)))) return 'record-inline-peer';
+    // a key that stays a Tag for wirepack (content of another type than the tag takes), where
+    // cbor-x makes a number or string of it
+    if (/Invalid property name type object/.test(err.message) && tags.some((t) => wrongContentHead(input, t))) return 'tag-content';
+  }
   if (err.code === 'BAD_REFERENCE') {
     // a reference back into a shareable value that is not a container (a tag around an array, a
     // string...) while it is still being built: wirepack can only resolve references to values
@@ -912,6 +948,28 @@ export function justifyOurError(format, input, err, peerValue) {
     if (walk.tags.some((t) => t.tag === 28 && !isContainerAt(t.off + tagHeadLength(input[t.off])))) return 'bad-reference-cycle';
   }
   return null;
+}
+
+/**
+ * Is the item at q a definite array of two or more whose element 1 is not an array? Element 0
+ * must be an item of one head (an integer, a simple value or float) or a definite string, else
+ * false (not decided here).
+ * @param {Uint8Array} b @param {number} q
+ */
+function inlineRecordKeysNotArray(b, q) {
+  if (q >= b.length || b[q] >> 5 !== 4 || (b[q] & 31) === 31) return false;
+  const e0 = q + tagHeadLength(b[q]);
+  if (e0 >= b.length) return false;
+  const major = b[e0] >> 5, ai = b[e0] & 31;
+  if (ai === 31 || ai > 27 || major === 4 || major === 5 || major === 6) return false;
+  let size = tagHeadLength(b[e0]);
+  if (major === 2 || major === 3) {
+    let len = ai;
+    if (ai >= 24) { len = 0; for (let i = 1; i < tagHeadLength(b[e0]); i++) len = len * 256 + b[e0 + i]; }
+    size += len;
+  }
+  const e1 = e0 + size;
+  return e1 < b.length && b[e1] >> 5 !== 4;
 }
 
 /** Bytes in the head of a CBOR item whose initial byte is ib. */
