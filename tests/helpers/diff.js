@@ -938,14 +938,13 @@ export function justifyOurError(format, input, err, peerValue) {
     // string...) while it is still being built: wirepack can only resolve references to values
     // already built, or to containers it registered before filling them; cbor-x hands out a
     // placeholder object instead
-    const walk = walkCbor(input);
     const isContainerAt = (q) => {
       const m = input[q] >> 5;
       if (m === 4 || m === 5) return true;
       if (input[q] === 0xd9 && input[q + 1] === 0x01 && (input[q + 2] === 0x02 || input[q + 2] === 0x03)) return (input[q + 3] >> 5) === 4 || (input[q + 3] >> 5) === 5;
       return false;
     };
-    if (walk.tags.some((t) => t.tag === 28 && !isContainerAt(t.off + tagHeadLength(input[t.off])))) return 'bad-reference-cycle';
+    if (tags.some((t) => t.tag === 28 && !isContainerAt(contentAt(t)))) return 'bad-reference-cycle';
   }
   return null;
 }
@@ -962,14 +961,17 @@ function inlineRecordKeysNotArray(b, q) {
   if (e0 >= b.length) return false;
   const major = b[e0] >> 5, ai = b[e0] & 31;
   if (ai === 31 || ai > 27 || major === 4 || major === 5 || major === 6) return false;
-  let size = tagHeadLength(b[e0]);
-  if (major === 2 || major === 3) {
-    let len = ai;
-    if (ai >= 24) { len = 0; for (let i = 1; i < tagHeadLength(b[e0]); i++) len = len * 256 + b[e0 + i]; }
-    size += len;
-  }
-  const e1 = e0 + size;
+  const e1 = e0 + tagHeadLength(b[e0]) + (major === 2 || major === 3 ? headArg(b, e0) : 0);
   return e1 < b.length && b[e1] >> 5 !== 4;
+}
+
+/** The argument of the definite CBOR head at q (its count, length or value). */
+function headArg(b, q) {
+  const ai = b[q] & 31;
+  if (ai < 24) return ai;
+  let v = 0;
+  for (let i = 1; i < tagHeadLength(b[q]); i++) v = v * 256 + b[q + i];
+  return v;
 }
 
 /** Bytes in the head of a CBOR item whose initial byte is ib. */
@@ -1057,12 +1059,8 @@ function wrongContentHead(b, t) {
       if (tag === 2 || tag === 3) return false;
       const size = TYPED_TAG_SIZE.get(tag);
       if (size === undefined) return true;
-      const p = t.off + tagHeadLength(b[t.off]);
-      const ai = ib & 31;
-      if (ai === 31) return false;
-      let len = ai;
-      if (ai >= 24) { len = 0; for (let i = 1; i < tagHeadLength(ib); i++) len = len * 256 + b[p + i]; }
-      return len % size !== 0;
+      if ((ib & 31) === 31) return false;
+      return headArg(b, t.off + tagHeadLength(b[t.off])) % size !== 0;
     }
   }
 }
