@@ -513,6 +513,8 @@ const KNOWN = [
   ['cbor', 'd9dfff8219fbfb46c1d658e00080', 'wirepack error, peer value', 'record-inline-peer'],
   ['cbor', 'd9dfffa50083616161626181000000', 'wirepack error, peer value', 'record-inline-peer'],
   ['cbor', 'd9dfff8119e000836181f7d904d2f7', 'wirepack error, peer value', 'record-inline-peer'], // [id] alone: cbor-x reads keys after it
+  ['cbor', 'd9dfff8419e000826161c58201020102', 'wirepack error, peer value', 'uninterpreted-tag'], // a key 5([1, 2]): cbor-x's 4
+  ['cbor', 'd9dfff85008361616162c57481d9dfff8219e0018081d904d9e00180d904d2d9600180', 'wirepack error, peer value', 'uninterpreted-tag'], // found by seed 22
   // a record used (0xe001) over simple(2), whose head cbor-x takes for an array of 2
   ['cbor', '8519e00083616161626181d9dfff8419e00182695f5f70726f746f5f5f782079797979797979797979797979797979797979797979797979797979797979c120832834f6d9e001e2208320fb41b1a7cd5cc02834f68320fb41b1a7cd5cc02834f6', 'wirepack error, peer value', 'record-inline-peer'],
   // a key 2("b"): a Tag for wirepack (a bignum's content is bytes), cbor-x's BigInt 0n

@@ -932,6 +932,10 @@ export function justifyOurError(format, input, err, peerValue) {
     // a key that stays a Tag for wirepack (content of another type than the tag takes), where
     // cbor-x makes a number or string of it
     if (/Invalid property name type object/.test(err.message) && tags.some((t) => wrongContentHead(input, t))) return 'tag-content';
+    // a key that is a tag wirepack leaves a Tag (4, 5: README, unknown tags) and cbor-x makes a
+    // number of, after an inline definition's head (0xdfff: the keys come after it)
+    if (/Invalid property name type object/.test(err.message) && tags.some((t) => (t.tag === 4 || t.tag === 5) &&
+      tags.some((d) => d.tag === 0xdfff && d.off < t.off))) return 'uninterpreted-tag';
   }
   if (err.code === 'BAD_REFERENCE') {
     // a reference back into a shareable value that is not a container (a tag around an array, a
