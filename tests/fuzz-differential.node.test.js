@@ -514,6 +514,11 @@ const KNOWN = [
   ['cbor', 'd9dfffa50083616161626181000000', 'wirepack error, peer value', 'record-inline-peer'],
   ['cbor', 'd9dfff8119e000836181f7d904d2f7', 'wirepack error, peer value', 'record-inline-peer'], // [id] alone: cbor-x reads keys after it
   ['cbor', 'd9dfff8419e000826161c58201020102', 'wirepack error, peer value', 'uninterpreted-tag'], // a key 5([1, 2]): cbor-x's 4
+  // a record used with more values than keys, after cbor-x compiled its reader (found by seed 77)
+  ['cbor', '8519e0008361616162618182a1616bd9dfff8219e00180d9e0018082d9e00180d9e00181d904d2820180', 'wirepack error, peer value', 'record-inline-peer'],
+  ['cbor', '86d9dfff8219e001816161' + 'd9e0018101'.repeat(4) + 'd9e001820102', 'peer error, wirepack value', 'record-inline-peer'],
+  // a 4-byte tag whose low 13 bits name a defined record (found by seed 55): cbor-x {a: 1}
+  ['cbor', '82d9dfff8219e002816161daf6d9e0028101', 'documented', 'record-id-alias-peer'],
   ['cbor', 'd9dfff85008361616162c57481d9dfff8219e0018081d904d9e00180d904d2d9600180', 'wirepack error, peer value', 'uninterpreted-tag'], // found by seed 22
   // a record used (0xe001) over simple(2), whose head cbor-x takes for an array of 2
   ['cbor', '8519e00083616161626181d9dfff8419e00182695f5f70726f746f5f5f782079797979797979797979797979797979797979797979797979797979797979c120832834f6d9e001e2208320fb41b1a7cd5cc02834f68320fb41b1a7cd5cc02834f6', 'wirepack error, peer value', 'record-inline-peer'],

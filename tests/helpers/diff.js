@@ -66,7 +66,8 @@
 //
 // Peer limits and bugs (PEER_LIMITS): timestamp-96-peer, bigint-empty-peer, clone-cycle-peer,
 // bundle-overread-peer, bundle-sequence-peer (unmutated sequences only),
-// big-tag-number, tag1-bigint, self-describe-undefined, cbor-extract-scan.
+// big-tag-number, tag1-bigint, self-describe-undefined, cbor-extract-scan, record-inline-peer,
+// record-id-alias-peer.
 import { ExtData, DecodeError } from 'wirepack';
 import { Tag, Simple } from 'wirepack/cbor';
 
@@ -115,7 +116,8 @@ export const PEER_LIMITS = {
   'tag1-bigint': 'cbor-x tag 1 on an 8-byte integer head: "Cannot mix BigInt and other types"',
   'self-describe-undefined': 'cbor-x decodes 55799(undefined) (d9d9f7 f7) to a Tag, not undefined',
   'cbor-extract-scan': "cbor-x's native string extractor gives up on well-formed input (an 8-byte string length ahead); compared with cbor-x without it",
-  'record-inline-peer': "cbor-x reads the content of a record tag (0xdffe, 0xdfff: records defined where they appear; 0xe000 and up: records used) by the argument of its head whatever its major type (a uint's or a map's head: an array's length), reads a definition's id and keys even past the end of an array of fewer than two, and takes any value as the keys; wirepack reads the item that is there (a Tag when it is no array, or too short; BAD_RECORD when the keys are no array)",
+  'record-inline-peer': "cbor-x reads the content of a record tag (0xdffe, 0xdfff: records defined where they appear; 0xe000 and up: records used) by the argument of its head whatever its major type (a uint's or a map's head: an array's length), reads a definition's id and keys even past the end of an array of fewer than two, and takes any value as the keys; once it has compiled a record's reader (after a few uses), it reads a use by the record's key count, not the array's length; wirepack reads the item that is there (a Tag when it is no array, or too short; BAD_RECORD when the keys are no array; the array's values, extra ones under the key 'undefined', as cbor-x's first uses do)",
+  'record-id-alias-peer': "cbor-x takes any tag from 0xdff9 up, also one of a 4-byte head, as the record whose id has the same low 13 bits (tag & 0x1fff) when one is defined; wirepack reads records for tags 0xe000-0xffff only (a larger tag is a Tag)",
 };
 
 /* ------------------------------------------------------------------ mutations */
@@ -731,6 +733,8 @@ export function compareValues(format, input, ours, peer) {
         return;
       }
       if (cborxInterprets(a.tag)) { used.add('uninterpreted-tag'); return; }
+      if ((typeof a.tag === 'number' || typeof a.tag === 'bigint') && a.tag > 0xffff &&
+        recordDefinitions(input, walk.tags).has(0xe000 + Number(BigInt(a.tag) & 0x1fffn))) { used.add('record-id-alias-peer'); return; }
       // content of the wrong type, by its value, or by the bytes (a reference or another tag
       // inside can give a value of the right type, such as 259(29(n)) for a shared object)
       if (wirepackInterprets(a.tag) && (!shouldInterpret(a.tag, a.value) ||
@@ -926,6 +930,7 @@ export function justifyOurError(format, input, err, peerValue) {
   const recordTag = (t) => typeof t.tag === 'number' && t.tag >= 0xdffe && t.tag <= 0xffff;
   if (tags.some((t) => recordTag(t) && (t.off <= at || err.code === 'TRUNCATED') && (input[contentAt(t)] >> 5 !== 4 ||
     (t.tag <= 0xdfff && (input[contentAt(t)] & 31) < 2)))) return 'record-inline-peer';
+  if (recordLengthMismatch(input, tags.filter((t) => t.off <= at || err.code === 'TRUNCATED'))) return 'record-inline-peer';
   if (err.code === 'BAD_RECORD') {
     // (the JS throws these, at offset 0) keys that are not an array, which cbor-x takes
     if (tags.some((t) => t.tag === 0xdfff && inlineRecordKeysNotArray(input, contentAt(t)))) return 'record-inline-peer';
@@ -967,6 +972,41 @@ function inlineRecordKeysNotArray(b, q) {
   if (ai === 31 || ai > 27 || major === 4 || major === 5 || major === 6) return false;
   const e1 = e0 + tagHeadLength(b[e0]) + (major === 2 || major === 3 ? headArg(b, e0) : 0);
   return e1 < b.length && b[e1] >> 5 !== 4;
+}
+
+/**
+ * The records the input defines inline (0xdfff over a definite array whose element 0 is an id of
+ * one head and element 1 a definite array of keys): id -> number of keys (the last definition).
+ * @param {Uint8Array} b @param {{off: number, tag: number | bigint}[]} tags
+ * @returns {Map<number, number>}
+ */
+function recordDefinitions(b, tags) {
+  const defs = new Map();
+  for (const t of tags) {
+    if (t.tag !== 0xdfff) continue;
+    const q = t.off + tagHeadLength(b[t.off]);
+    if (q >= b.length || b[q] >> 5 !== 4 || (b[q] & 31) >= 28 || headArg(b, q) < 2) continue;
+    const e0 = q + tagHeadLength(b[q]);
+    if (e0 >= b.length || b[e0] >> 5 !== 0 || (b[e0] & 31) >= 28) continue;
+    const e1 = e0 + tagHeadLength(b[e0]);
+    if (e1 >= b.length || b[e1] >> 5 !== 4 || (b[e1] & 31) >= 28) continue;
+    defs.set(headArg(b, e0), headArg(b, e1));
+  }
+  return defs;
+}
+
+/**
+ * Is one of these tags a record used (0xe000-0xffff) over a definite array of another length
+ * than the keys of the record's inline definition in the input?
+ * @param {Uint8Array} b @param {{off: number, tag: number | bigint}[]} tags
+ */
+function recordLengthMismatch(b, tags) {
+  const defs = recordDefinitions(b, tags);
+  return tags.some((t) => {
+    if (typeof t.tag !== 'number' || t.tag < 0xe000 || t.tag > 0xffff || !defs.has(t.tag)) return false;
+    const q = t.off + tagHeadLength(b[t.off]);
+    return q < b.length && b[q] >> 5 === 4 && (b[q] & 31) < 28 && headArg(b, q) !== defs.get(t.tag);
+  });
 }
 
 /** The argument of the definite CBOR head at q (its count, length or value). */
@@ -1042,6 +1082,7 @@ export function justifyPeerError(format, input, ours, peerError) {
   // and its tag-1 handler multiplies the BigInt of an 8-byte head by a number
   if (/length over 4294967295/.test(msg) && walk.tags.some((t) => typeof t.tag === 'bigint' || t.tag >= 2 ** 32)) return 'big-tag-number';
   if (/Cannot mix BigInt/.test(msg) && walk.tags.some((t) => t.tag === 1 && (input[t.off + 1] === 0x1b || input[t.off + 1] === 0x3b))) return 'tag1-bigint';
+  if (recordLengthMismatch(input, walk.tags)) return 'record-inline-peer';
   if (walk.tags.some((t) => cborxInterprets(t.tag))) return 'uninterpreted-tag';
   if (walk.tags.some((t) => wrongContentHead(input, t))) return 'tag-content';
   return null;
