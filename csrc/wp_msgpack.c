@@ -679,7 +679,10 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         const uint32_t s0 = wp_run_elem_size(r.base + r.pos, wp_mp_num_size, wp_mp_run_special);
         if (s0 && n >= 2) {
             const uint32_t q = r.pos + s0;
-            if (q >= r.len || !wp_run_elem_size(r.base + q, wp_mp_num_size, wp_mp_run_special)) goto arr_items;
+            /* (a second element that is a record ends the run as it starts: [time, record] and
+             * the like go item by item, as [time, {...}] do) */
+            if (q >= r.len || !wp_run_elem_size(r.base + q, wp_mp_num_size, wp_mp_run_special) ||
+                wp_run_reject(r.base[q], 0, recs, rec_strict)) goto arr_items;
             if (!wp_tape_room(&t, 2u * n + 4u)) FAIL(WP_ERR_TAPE_FULL, start);
             if (wp_try_numrun(&r, &t, n, f32_tagged, recs, rec_strict, b_S)) goto item_done;
         }

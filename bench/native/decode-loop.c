@@ -7,7 +7,8 @@
  * the tape's size. --flags is wp_decoder.flags (wirepack.h: 1 maps as objects, 32 bundled
  * strings, 64 the value cache, ...; default 1). --records gives MessagePack record slots 0, 1,
  * ... that many fields each, as an Unpackr's structures do (msgpackr's records with structures
- * kept by the Packr: the bundled-strings benchmark). Run it under `perf record` to see where the
+ * kept by the Packr: the bundled-strings benchmark); without it the table is empty, and the
+ * definitions in the input fill it (as each wasm call starts). Run it under `perf record` to see where the
  * C time of a row goes (bench/README.md). Built by build.sh with the native library. */
 #include "wirepack.h"
 #include <stdio.h>
@@ -20,7 +21,7 @@ static uint32_t records[WP_REC_SLOTS];
 
 int main(int argc, char **argv) {
     const char *path = NULL;
-    int cbor = 0, have_recs = 0;
+    int cbor = 0;
     uint32_t flags = WP_DEC_MAPS_AS_OBJECTS;
     long iters = 100000;
     for (int i = 1; i < argc; i++) {
@@ -38,7 +39,6 @@ int main(int argc, char **argv) {
                 records[slot] = (uint32_t)n + 1u;
                 p = *end == ',' ? end + 1 : end;
             }
-            have_recs = 1;
         } else if (a[0] != '-' && !path) path = a;
         else { fprintf(stderr, "usage: decode-loop FILE [-M|-C] [--flags=N] [--iters=N] [--records=n0,n1,...]\n"); return 2; }
     }
@@ -74,7 +74,9 @@ int main(int argc, char **argv) {
         d.utf16 = utf16; d.utf16_cap = len;
         d.stack = stack; d.stack_cap = sw;
         d.ends = ends; d.ends_cap = len + 1;
-        if (!cbor && have_recs) d.records = records;
+        /* (MessagePack always has the record table, as in wasm: a message's own definitions go
+         * there, and bytes 0x40-0x7f are records only where a slot is defined) */
+        if (!cbor) d.records = records;
         wp_err rc = cbor ? wp_cbor_decode(&d, &tables) : wp_msgpack_decode(&d, &tables);
         if (rc != WP_OK) { fprintf(stderr, "decode-loop: %s at byte %u\n", wp_err_name(rc), d.err.offset); return 1; }
     }
