@@ -909,6 +909,24 @@ export class Decoder extends Unpackr {
   }
 
   /**
+   * Whether record tag `tag` has no keys as it opens (none defined, none shared to load), so that
+   * a shareable one is made a Tag first (TapeReader#shareable).
+   * @param {number} tag
+   */
+  recordUndefined(tag) {
+    if (tag < RECORD_FIRST || tag > 0xffff || this.getShared || !this.tagIsBuiltIn(tag)) return false;
+    return !Array.isArray(this.state().recs[tag - RECORD_FIRST]);
+  }
+
+  /**
+   * A shareable tag's Tag, made before its content so that references inside reach it.
+   * @param {number} tag
+   */
+  tagPlaceholder(tag) {
+    return new Tag(undefined, tag);
+  }
+
+  /**
    * Simple values: packed references (0-15 in a packed item), else a Simple.
    * @param {number} value
    */

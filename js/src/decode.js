@@ -991,7 +991,7 @@ export class TapeReader {
       }
       return into;
     }
-    if (wrap === 105 || wrap === 0xdfff || (wrap >= 0xe000 && wrap <= 0xffff)) {
+    if (wrap === 105 || wrap === 0xdfff || (wrap >= 0xe000 && wrap <= 0xffff && !this.opts.recordUndefined(wrap))) {
       // a CBOR record (cbor-x): the object is made after its values, which may refer to it, so
       // they get a placeholder that the record's properties are then copied into. The tag may
       // make something else (a Tag, when the record is not defined or its content is no array):
@@ -1030,6 +1030,30 @@ export class TapeReader {
         else o[keys[i]] = this.v();
       }
       return o;
+    }
+    if (tag === 23 && wrap !== 0xffffff && wrap !== 28 && wrap !== 29) {
+      // a CBOR tag (cbor-x's encoder shares a Tag that contains itself as 28(tag(...29(n)...))):
+      // its Tag is made first, so that references inside can point at it, and given the value
+      // after; it is the value when the tag stays a Tag, and a reference that took it while the
+      // tag became something else is BAD_REFERENCE (as in the record branch above)
+      const ph = this.opts.tagPlaceholder(wrap);
+      if (ph !== null) {
+        shared[idx] = ph;
+        const phs = this.phs || (this.phs = new Map());
+        phs.set(ph, false);
+        const v = this.v();
+        const taken = phs.get(ph);
+        phs.delete(ph);
+        if (!taken) {
+          shared[idx] = v;
+          return v;
+        }
+        if (v !== ph && v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.getPrototypeOf(ph) && v.tag === ph.tag) {
+          ph.value = v.value;
+          return ph;
+        }
+        throw new DecodeError('BAD_REFERENCE', 0, `Shared reference ${idx} to a tag ${wrap} still being built that is no Tag`);
+      }
     }
     if (tag < 13 || tag > 16) {
       const v = this.v();
@@ -1805,6 +1829,26 @@ export class Unpackr {
    */
   tapeTyped(_tag, _reader) {
     return NOT_A_RECORD;
+  }
+
+  /**
+   * Whether CBOR tag `tag` (0xe000 + id) cannot make a record as it opens, its id having no keys
+   * (CBOR decoders override this; TapeReader#shareable then makes it a Tag first).
+   * @param {number} _tag
+   * @returns {boolean}
+   */
+  recordUndefined(_tag) {
+    return false;
+  }
+
+  /**
+   * A CBOR shareable tag's value, made before its content (TapeReader#shareable): a Tag whose
+   * value is set after, or null (CBOR decoders override this; a MessagePack Unpackr has no tags).
+   * @param {number} _tag
+   * @returns {{value: any, tag: number | bigint} | null}
+   */
+  tagPlaceholder(_tag) {
+    return null;
   }
 
   /**
