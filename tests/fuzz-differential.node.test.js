@@ -476,6 +476,8 @@ const KNOWN = [
   ['msgpack', 'd6690000000191d67000000001', 'agree'],
   ['msgpack', 'c70574030100feff', 'agree'],
   ['msgpack', 'd47300a26162', 'wirepack error, peer value', 'bad-extension'], // msgpackr: Set {'a', 'b'}
+  ['msgpack', '92d472c0c5000001', 'wirepack error, peer value', 'bad-record'], // keys an empty bin: msgpackr [{}, 1]
+  ['msgpack', '93d465009372a4626f6f6dd4650093a9547970658f72726f72650093aa616e67654572726f72a1650093a74d794572726f72a6637573746f6dd472c0c50000', 'wirepack error, peer value', 'bad-record'], // found by seed 101
   ['msgpack', 'd465009301a0c0', 'wirepack error, peer value', 'bad-extension'], // msgpackr: an Error named 1
   ['msgpack', 'd66200000006c102a0a161', 'wirepack error, peer value', 'bad-bundle'], // msgpackr slices 'a' short
   ['msgpack', 'c70042', 'peer error, wirepack value', 'bigint-empty-peer'],
@@ -499,6 +501,7 @@ const KNOWN = [
   ['cbor', 'c11b41d452d9ec200000', 'peer error, wirepack value', 'tag1-bigint'],
   ['cbor', 'f814', 'wirepack error, peer value', 'bad-simple'],
   ['cbor', 'd81cce81d81d00', 'agree'], // 28(14([29(0)])): a Tag that contains itself, as cbor-x
+  ['cbor', 'd81cd904d2d81d00', 'agree'], // 28(1234(29(0))): a Tag that is its own value
   ['cbor', '9b0000000100000000', 'both errors'],
   ['cbor', 'd9d9f7f7', 'documented', 'self-describe-undefined'],
   ['cbor', 'd90103d9613120', 'documented', 'tag-content'], // 259(24881(-1))
@@ -519,6 +522,8 @@ const KNOWN = [
   ['cbor', '86d9dfff8219e001816161' + 'd9e0018101'.repeat(4) + 'd9e001820102', 'peer error, wirepack value', 'record-inline-peer'],
   // a 4-byte tag whose low 13 bits name a defined record (found by seed 55): cbor-x {a: 1}
   ['cbor', '82d9dfff8219e002816161daf6d9e0028101', 'documented', 'record-id-alias-peer'],
+  // 0xdfff after id 0xffff is defined: cbor-x reads a use of record 0xffff (found by seed 202)
+  ['cbor', '82d9dfff8319ffff81616101d9dfff8319e001816162f5', 'documented', 'record-id-alias-peer'],
   ['cbor', 'd9dfff85008361616162c57481d9dfff8219e0018081d904d9e00180d904d2d9600180', 'wirepack error, peer value', 'uninterpreted-tag'], // found by seed 22
   // a record used (0xe001) over simple(2), whose head cbor-x takes for an array of 2
   ['cbor', '8519e00083616161626181d9dfff8419e00182695f5f70726f746f5f5f782079797979797979797979797979797979797979797979797979797979797979c120832834f6d9e001e2208320fb41b1a7cd5cc02834f68320fb41b1a7cd5cc02834f6', 'wirepack error, peer value', 'record-inline-peer'],

@@ -35,6 +35,8 @@
 //                          string's characters, an id read from the bytes before the extension).
 //                          README's Errors table lists the Error, RegExp, typed-array and refused
 //                          cases; a Set of a non-array and ids under 4 bytes are not there (reported)
+//     bad-record           a record definition (d4 72, d5 72) whose keys are no array:
+//                          DecodeError BAD_RECORD (msgpackr takes any value as the keys)
 //     bad-bundle           bundled strings laid out otherwise than msgpackr writes them (strings
 //                          not after the extension's data and the value, a reference that is not
 //                          an integer or runs past its string): DecodeError BAD_BUNDLE (msgpackr
@@ -88,6 +90,7 @@ export const DOCUMENTED = {
     'utf8-replacement': 'Strings with invalid UTF-8',
     'bad-extension': 'Errors: BAD_EXTENSION, BAD_REFERENCE (a Set of a non-array and ids/pointers under 4 bytes not listed there yet)',
     'bad-bundle': 'Errors: BAD_BUNDLE (a 0xc1 count that is not an integer not listed there yet)',
+    'bad-record': 'Errors: BAD_RECORD (a record definition not followed by an array of keys; msgpackr takes any value as the keys: an empty binary as none)',
   },
   cbor: {
     'proto-key': 'Prototype keys',
@@ -117,7 +120,7 @@ export const PEER_LIMITS = {
   'self-describe-undefined': 'cbor-x decodes 55799(undefined) (d9d9f7 f7) to a Tag, not undefined',
   'cbor-extract-scan': "cbor-x's native string extractor gives up on well-formed input (an 8-byte string length ahead); compared with cbor-x without it",
   'record-inline-peer': "cbor-x reads the content of a record tag (0xdffe, 0xdfff: records defined where they appear; 0xe000 and up: records used) by the argument of its head whatever its major type (a uint's or a map's head: an array's length), reads a definition's id and keys even past the end of an array of fewer than two, and takes any value as the keys; once it has compiled a record's reader (after a few uses), it reads a use by the record's key count, not the array's length; wirepack reads the item that is there (a Tag when it is no array, or too short; BAD_RECORD when the keys are no array; the array's values, extra ones under the key 'undefined', as cbor-x's first uses do)",
-  'record-id-alias-peer': "cbor-x takes any tag from 0xdff9 up, also one of a 4-byte head, as the record whose id has the same low 13 bits (tag & 0x1fff) when one is defined; wirepack reads records for tags 0xe000-0xffff only (a larger tag is a Tag)",
+  'record-id-alias-peer': "cbor-x takes any tag from 0xdff9 up, also one of a 4-byte head, as the record whose id has the same low 13 bits (tag & 0x1fff) when one is defined: 0xdfff (an inline definition) once id 0xffff is defined, 0xf6d9e002 as id 0xe002; wirepack reads records for tags 0xe000-0xffff only (a larger tag is a Tag, 0xdfff always a definition)",
 };
 
 /* ------------------------------------------------------------------ mutations */
@@ -729,12 +732,16 @@ export function compareValues(format, input, ours, peer) {
     if (a === undefined && peerTag && String(b.tag) === '55799' && b.value === undefined) { used.add('self-describe-undefined'); return; }
     if (format === 'cbor' && a instanceof Tag) {
       if (peerTag && String(a.tag) === String(b.tag)) {
+        // (a Tag may contain itself: a shared Tag, 28(tag(...29(n)...)))
+        if (pairs.has(a)) {
+          if (pairs.get(a) !== b) fail('shared identity');
+          return;
+        }
+        pairs.set(a, b);
         cmp(a.value, b.value, path + '.value');
         return;
       }
       if (cborxInterprets(a.tag)) { used.add('uninterpreted-tag'); return; }
-      if ((typeof a.tag === 'number' || typeof a.tag === 'bigint') && a.tag > 0xffff &&
-        recordDefinitions(input, walk.tags).has(0xe000 + Number(BigInt(a.tag) & 0x1fffn))) { used.add('record-id-alias-peer'); return; }
       // content of the wrong type, by its value, or by the bytes (a reference or another tag
       // inside can give a value of the right type, such as 259(29(n)) for a shared object)
       if (wirepackInterprets(a.tag) && (!shouldInterpret(a.tag, a.value) ||
@@ -887,6 +894,9 @@ export function compareValues(format, input, ours, peer) {
     cmp(ours, peer, '');
   } catch (e) {
     if (!(e instanceof Mismatch)) throw e;
+    // cbor-x read another record than the tag names from some tag on (its values differ from
+    // there, in any way)
+    if (format === 'cbor' && recordAlias(input, walk.tags)) return { ok: true, classes: [...used, 'record-id-alias-peer'] };
     return { ok: false, why: e.message };
   }
   return { ok: true, classes: [...used] };
@@ -906,6 +916,9 @@ export function justifyOurError(format, input, err, peerValue) {
   if (format === 'msgpack') {
     const walk = walkMsgpack(input);
     if (err.code === 'RESERVED_BYTE' && input[at] === 0xc1) return 'reserved-c1';
+    // a record definition (fixext 1 or 2 of type 0x72) whose keys are no array
+    if (err.code === 'BAD_RECORD' && walk.exts.some((x) => x.off === at && x.type === 0x72 && x.data.length <= 2 &&
+      (input[at] === 0xd4 || input[at] === 0xd5) && !isMsgpackArrayHead(input[x.doff + x.data.length]))) return 'bad-record';
     if (err.code === 'BAD_TIMESTAMP' && badTimestampAt(input, at)) return 'bad-timestamp';
     // extension data that makes no value (the error is at the extension's data)
     if (err.code === 'BAD_EXTENSION' && walk.exts.some((x) => x.doff === at && VALUE_EXTS.has(x.type))) return 'bad-extension';
@@ -1007,6 +1020,25 @@ function recordLengthMismatch(b, tags) {
     const q = t.off + tagHeadLength(b[t.off]);
     return q < b.length && b[q] >> 5 === 4 && (b[q] & 31) < 28 && headArg(b, q) !== defs.get(t.tag);
   });
+}
+
+/**
+ * Does a tag that is no record use to wirepack (0xdff9-0xdfff: bundles and definitions; above
+ * 0xffff) come after an inline definition of the record id cbor-x takes it for (0xe000 + the
+ * tag's low 13 bits)?
+ * @param {Uint8Array} b @param {{off: number, tag: number | bigint}[]} tags
+ */
+function recordAlias(b, tags) {
+  return tags.some((t) => {
+    const tag = typeof t.tag === 'bigint' ? t.tag : BigInt(t.tag);
+    if (tag < 0xdff9n || (tag >= 0xe000n && tag <= 0xffffn)) return false;
+    return recordDefinitions(b, tags.filter((d) => d.off < t.off)).has(0xe000 + Number(tag & 0x1fffn));
+  });
+}
+
+/** Is b the first byte of a MessagePack array (fixarray, array 16, array 32)? */
+function isMsgpackArrayHead(b) {
+  return (b >= 0x90 && b <= 0x9f) || b === 0xdc || b === 0xdd;
 }
 
 /** The argument of the definite CBOR head at q (its count, length or value). */
