@@ -502,6 +502,7 @@ const KNOWN = [
   ['cbor', 'f814', 'wirepack error, peer value', 'bad-simple'],
   ['cbor', 'd81cce81d81d00', 'agree'], // 28(14([29(0)])): a Tag that contains itself, as cbor-x
   ['cbor', 'd81cd904d2d81d00', 'agree'], // 28(1234(29(0))): a Tag that is its own value
+  ['cbor', '84d81cb90001617300d81dd901030003a101d80000', 'wirepack error, peer value', 'tag-content'], // 29(259(0)): found by seed 101
   ['cbor', '9b0000000100000000', 'both errors'],
   ['cbor', 'd9d9f7f7', 'documented', 'self-describe-undefined'],
   ['cbor', 'd90103d9613120', 'documented', 'tag-content'], // 259(24881(-1))

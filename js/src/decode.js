@@ -1333,7 +1333,8 @@ export class TapeReader {
           const i = this.v();
           const shared = this.shared;
           if (!Number.isInteger(i) || i < 0 || shared === null || i >= shared.length || shared[i] === NOT_YET) {
-            throw new DecodeError('BAD_REFERENCE', 0, `Shared reference ${i} to nothing shareable before it`);
+            throw new DecodeError('BAD_REFERENCE', 0, typeof i === 'number' || typeof i === 'bigint'
+              ? `Shared reference ${i} to nothing shareable before it` : `Shared reference whose index is no integer (${i === null ? 'null' : typeof i})`);
           }
           const s = shared[i];
           if (this.phs !== null && this.phs.has(s)) this.phs.set(s, true);

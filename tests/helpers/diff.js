@@ -956,6 +956,9 @@ export function justifyOurError(format, input, err, peerValue) {
       tags.some((d) => d.tag === 0xdfff && d.off < t.off))) return 'uninterpreted-tag';
   }
   if (err.code === 'BAD_REFERENCE') {
+    // a reference whose index is a tag wirepack interprets, over content of another type (259(0)):
+    // a Tag to wirepack, the content itself to cbor-x
+    if (tags.some((t) => t.tag === 29 && tags.some((u) => u.off === contentAt(t) && wrongContentHead(input, u)))) return 'tag-content';
     // a reference back into a shareable value that is not a container (a tag around an array, a
     // string...) while it is still being built: wirepack can only resolve references to values
     // already built, or to containers it registered before filling them; cbor-x hands out a
