@@ -897,6 +897,8 @@ export function compareValues(format, input, ours, peer) {
     // cbor-x read another record than the tag names from some tag on (its values differ from
     // there, in any way)
     if (format === 'cbor' && recordAlias(input, walk.tags)) return { ok: true, classes: [...used, 'record-id-alias-peer'] };
+    // or read a record tag's content otherwise (the items after it then differ too)
+    if (format === 'cbor' && recordContentMisread(input, walk.tags)) return { ok: true, classes: [...used, 'record-inline-peer'] };
     return { ok: false, why: e.message };
   }
   return { ok: true, classes: [...used] };
@@ -940,9 +942,7 @@ export function justifyOurError(format, input, err, peerValue) {
   // the outermost item the input cuts, which may begin before the tag)
   const tags = walkCbor(input).tags;
   const contentAt = (t) => t.off + tagHeadLength(input[t.off]);
-  const recordTag = (t) => typeof t.tag === 'number' && t.tag >= 0xdffe && t.tag <= 0xffff;
-  if (tags.some((t) => recordTag(t) && (t.off <= at || err.code === 'TRUNCATED') && (input[contentAt(t)] >> 5 !== 4 ||
-    (t.tag <= 0xdfff && (input[contentAt(t)] & 31) < 2)))) return 'record-inline-peer';
+  if (recordContentMisread(input, tags.filter((t) => t.off <= at || err.code === 'TRUNCATED'))) return 'record-inline-peer';
   if (recordLengthMismatch(input, tags.filter((t) => t.off <= at || err.code === 'TRUNCATED'))) return 'record-inline-peer';
   if (err.code === 'BAD_RECORD') {
     // (the JS throws these, at offset 0) keys that are not an array, which cbor-x takes
@@ -983,11 +983,42 @@ export function justifyOurError(format, input, err, peerValue) {
 function inlineRecordKeysNotArray(b, q) {
   if (q >= b.length || b[q] >> 5 !== 4 || (b[q] & 31) === 31) return false;
   const e0 = q + tagHeadLength(b[q]);
-  if (e0 >= b.length) return false;
-  const major = b[e0] >> 5, ai = b[e0] & 31;
-  if (ai === 31 || ai > 27 || major === 4 || major === 5 || major === 6) return false;
-  const e1 = e0 + tagHeadLength(b[e0]) + (major === 2 || major === 3 ? headArg(b, e0) : 0);
-  return e1 < b.length && b[e1] >> 5 !== 4;
+  const e1 = cborItemEnd(b, e0, 0);
+  return e1 >= 0 && e1 < b.length && b[e1] >> 5 !== 4;
+}
+
+/**
+ * The end of the definite CBOR item at q (its heads read; no indefinite lengths, no reserved
+ * heads, at most 64 deep), or -1 when that is not decided here or the input ends first.
+ * @param {Uint8Array} b @param {number} q @param {number} depth
+ * @returns {number}
+ */
+function cborItemEnd(b, q, depth) {
+  if (q >= b.length || depth > 64) return -1;
+  const major = b[q] >> 5, ai = b[q] & 31;
+  if (ai >= 28) return -1;
+  const n = headArg(b, q);
+  let p = q + tagHeadLength(b[q]);
+  if (major === 2 || major === 3) p += n;
+  else if (major === 4 || major === 5 || major === 6) {
+    const items = major === 4 ? n : major === 5 ? 2 * n : 1;
+    for (let i = 0; i < items && p >= 0; i++) p = cborItemEnd(b, p, depth + 1);
+  }
+  return p >= 0 && p <= b.length ? p : -1;
+}
+
+/**
+ * Does one of these record tags have content cbor-x reads otherwise than wirepack: by the
+ * argument of its head whatever the major type (a definition's and a use's content of no
+ * array), a definition's id and keys past the end of an array of fewer than two?
+ * @param {Uint8Array} b @param {{off: number, tag: number | bigint}[]} tags
+ */
+function recordContentMisread(b, tags) {
+  return tags.some((t) => {
+    if (typeof t.tag !== 'number' || t.tag < 0xdffe || t.tag > 0xffff) return false;
+    const q = t.off + tagHeadLength(b[t.off]);
+    return q < b.length && (b[q] >> 5 !== 4 || (t.tag <= 0xdfff && (b[q] & 31) < 2));
+  });
 }
 
 /**
