@@ -999,12 +999,7 @@ export class TapeReader {
       // empty (a reference into a shareable non-container still being built: BAD_REFERENCE)
       /** @type {Record<string, unknown>} */
       const ph = {};
-      shared[idx] = ph;
-      const phs = this.phs || (this.phs = new Map());
-      phs.set(ph, false);
-      const v = this.v();
-      const taken = phs.get(ph);
-      phs.delete(ph);
+      const [v, taken] = this.readHeld(idx, ph);
       const proto = v !== null && typeof v === 'object' ? Object.getPrototypeOf(v) : undefined;
       if (proto !== Object.prototype && proto !== null) {
         if (taken) throw new DecodeError('BAD_REFERENCE', 0, `Shared reference ${idx} to a value still being built that is no record`);
@@ -1038,12 +1033,7 @@ export class TapeReader {
       // tag became something else is BAD_REFERENCE (as in the record branch above)
       const ph = this.opts.tagPlaceholder(wrap);
       if (ph !== null) {
-        shared[idx] = ph;
-        const phs = this.phs || (this.phs = new Map());
-        phs.set(ph, false);
-        const v = this.v();
-        const taken = phs.get(ph);
-        phs.delete(ph);
+        const [v, taken] = this.readHeld(idx, ph);
         if (!taken) {
           shared[idx] = v;
           return v;
@@ -1100,6 +1090,22 @@ export class TapeReader {
       else o[k] = this.v();
     }
     return o;
+  }
+
+  /**
+   * The next value, read while `ph` stands for shareable value `idx` (references inside it get
+   * ph), and whether a reference took ph (TapeReader#shareable; shareable values only).
+   * @param {number} idx @param {object} ph
+   * @returns {[any, boolean]}
+   */
+  readHeld(idx, ph) {
+    /** @type {any[]} */ (this.shared)[idx] = ph;
+    const phs = this.phs || (this.phs = new Map());
+    phs.set(ph, false);
+    const v = this.v();
+    const taken = phs.get(ph) === true;
+    phs.delete(ph);
+    return [v, taken];
   }
 
   /**
