@@ -481,6 +481,10 @@ const KNOWN = [
   ['msgpack', 'd465009301a0c0', 'wirepack error, peer value', 'bad-extension'], // msgpackr: an Error named 1
   ['msgpack', 'd66200000006c102a0a161', 'wirepack error, peer value', 'bad-bundle'], // msgpackr slices 'a' short
   ['msgpack', 'c70042', 'peer error, wirepack value', 'bigint-empty-peer'],
+  // an Error named after a member of Object.prototype (found by seed 1607)
+  ['msgpack', '94d472409040d4654192a95f5f70726f746f5f5fab637374727563746f728102d47242916b40', 'peer error, wirepack value', 'error-name-peer'],
+  ['msgpack', 'd4654192ab636f6e7374727563746f72a378797a', 'documented', 'error-name-peer'], // msgpackr: a String object
+  ['msgpack', 'd4654192a8746f537472696e67a378797a', 'documented', 'error-name-peer'], // msgpackr: '[object Object]'
   ['msgpack', 'd66200000006a6caa161a0', 'wirepack error, peer value', 'bundle-overread-peer'], // msgpackr: 'ʡa' and two zero characters
   ['msgpack', 'd6690000000181a173d67000000001', 'peer error, wirepack value', 'clone-cycle-peer', { 'Unpackr()': ['agree'] }],
   ['cbor', 'a1695f5f70726f746f5f5ff6', 'documented', 'proto-key'],

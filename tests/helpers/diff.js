@@ -66,7 +66,7 @@
 //     bad-reference-cycle  BAD_REFERENCE for a reference into a tag-28 value that is not a
 //                          container and is still being built (cbor-x hands out a placeholder)
 //
-// Peer limits and bugs (PEER_LIMITS): timestamp-96-peer, bigint-empty-peer, clone-cycle-peer,
+// Peer limits and bugs (PEER_LIMITS): timestamp-96-peer, error-name-peer, bigint-empty-peer, clone-cycle-peer,
 // bundle-overread-peer, bundle-sequence-peer (unmutated sequences only),
 // big-tag-number, tag1-bigint, self-describe-undefined, cbor-extract-scan, record-inline-peer,
 // record-id-alias-peer.
@@ -111,6 +111,7 @@ export const DOCUMENTED = {
  */
 export const PEER_LIMITS = {
   'timestamp-96-peer': 'msgpackr reads only the sign bit of byte 4 and nothing of byte 5 of a 96-bit timestamp',
+  'error-name-peer': "msgpackr looks an Error extension's class name up on a plain object, so a name that is a member of Object.prototype ('__proto__', 'constructor', 'toString'...) throws or makes another value (a String object, a string); wirepack makes an Error of that name",
   'bigint-empty-peer': 'msgpackr throws on a BigInt extension (0x42) of no bytes (BigInt(undefined)); wirepack gives 0n',
   'bundle-overread-peer': 'msgpackr: with bundled strings, an item cut short by the end of the input is read past the end (as zeros) without an error (it jumps to the end of the bundle strings)',
   'bundle-sequence-peer': "msgpackr's unpackMultiple reads a fixstr after a message with bundled strings from a stale string cache (e.g. 'b str' for 'short'); its one-message decodes are right",
@@ -753,6 +754,9 @@ export function compareValues(format, input, ours, peer) {
       if (utf8.has(a) && collapse(a) === collapse(b)) { used.add('utf8-replacement'); return; }
       fail('string');
     }
+    // (msgpackr made a string or another object of an Error named after an Object.prototype member)
+    if (format === 'msgpack' && a instanceof Error && !(b instanceof Error) && OBJECT_MEMBERS.has(a.name) &&
+      errorNamedLikeObjectMember(input, walk)) { used.add('error-name-peer'); return; }
     if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) fail('value');
     // --- objects
     if (pairs.has(a)) {
@@ -1070,6 +1074,35 @@ function recordAlias(b, tags) {
   });
 }
 
+/** The names of Object.prototype's members. */
+const OBJECT_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/**
+ * Is there an Error extension (0x65, a prefix: the value after its data is [name, message,
+ * cause]) whose name is a member of Object.prototype?
+ * @param {Uint8Array} b @param {{exts: {doff: number, type: number, data: Uint8Array}[]}} walk
+ */
+function errorNamedLikeObjectMember(b, walk) {
+  return walk.exts.some((x) => {
+    if (x.type !== 0x65) return false;
+    const q = x.doff + x.data.length;
+    if (!isMsgpackArrayHead(b[q])) return false;
+    const name = msgpackStrAt(b, q + (b[q] === 0xdc ? 3 : b[q] === 0xdd ? 5 : 1));
+    return name !== null && OBJECT_MEMBERS.has(name);
+  });
+}
+
+/** The MessagePack string at q (fixstr, str 8/16), or null. @param {Uint8Array} b @param {number} q */
+function msgpackStrAt(b, q) {
+  const c = b[q];
+  let n, p;
+  if (c >= 0xa0 && c <= 0xbf) { n = c & 31; p = q + 1; }
+  else if (c === 0xd9) { n = b[q + 1]; p = q + 2; }
+  else if (c === 0xda) { n = (b[q + 1] << 8) | b[q + 2]; p = q + 3; }
+  else return null;
+  return p + n <= b.length ? new TextDecoder().decode(b.subarray(p, p + n)) : null;
+}
+
 /** Is b the first byte of a MessagePack array (fixarray, array 16, array 32)? */
 function isMsgpackArrayHead(b) {
   return (b >= 0x90 && b <= 0x9f) || b === 0xdc || b === 0xdd;
@@ -1133,6 +1166,7 @@ export function justifyPeerError(format, input, ours, peerError) {
     // peer bugs: BigInt(undefined) for an empty 0x42; a self-referencing map decoded as an object
     if (/BigInt/.test(msg) && walk.exts.some((x) => x.type === 0x42 && x.data.length === 0)) return 'bigint-empty-peer';
     if (/entries is not a function/.test(msg) && walk.exts.some((x) => x.type === 0x69)) return 'clone-cycle-peer';
+    if (/is not a (function|constructor)/.test(msg) && errorNamedLikeObjectMember(input, walk)) return 'error-name-peer';
     return null;
   }
   const walk = walkCbor(input);
