@@ -507,6 +507,7 @@ const KNOWN = [
   ['cbor', 'd81cce81d81d00', 'agree'], // 28(14([29(0)])): a Tag that contains itself, as cbor-x
   ['cbor', 'd81cd904d2d81d00', 'agree'], // 28(1234(29(0))): a Tag that is its own value
   ['cbor', '84d81cb90001617300d81dd901030003a101d80000', 'wirepack error, peer value', 'tag-content'], // 29(259(0)): found by seed 101
+  ['cbor', 'd90103a20102d9010301a201020304', 'documented', 'tag-content'], // a key 259(1), to cbor-x the key 1 again: found by seed 2213
   // cbor-x reads a definition's id and keys whatever they are ([] and 18(1)), and an inline
   // record over 0 as an array of none, then takes the next two items as its id and keys (seeds 909, 1001)
   ['cbor', 'd9dfff8500836161606181d9dfff8280d20104d9e00180', 'wirepack error, peer value', 'record-inline-peer'],

@@ -823,7 +823,13 @@ export function compareValues(format, input, ours, peer) {
     }
     if (a instanceof Map) {
       if (b instanceof Map) {
-        if (a.size !== b.size) fail('size');
+        if (a.size !== b.size) {
+          // a key wirepack keeps as a Tag (an interpreted tag over content of another type,
+          // 259(1)) that cbor-x reads through, where it then equals another key and replaces it
+          if (format === 'cbor' && [...a.keys()].some((k) => k instanceof Tag && wirepackInterprets(k.tag) && !shouldInterpret(k.tag, k.value) &&
+            b.has(k.value))) { used.add('tag-content'); return; }
+          fail('size');
+        }
         const ea = [...a], eb = [...b];
         for (let i = 0; i < ea.length; i++) {
           cmp(ea[i][0], eb[i][0], `${path}<key ${i}>`);
