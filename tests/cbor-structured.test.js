@@ -125,6 +125,18 @@ describe('structuredClone', () => {
     expect(decode(fromHex('82d81c01d81d00'))).toEqual([1, 1]);
   });
 
+  test('a shared Map is one Map whichever way tags 28 and 259 nest', () => {
+    // 28(259(map)) as cbor-x writes a shared Map with useTag259ForMaps, and 259(28(map))
+    for (const h of ['82d81cd90103a16161d81d00d81d00', '82d90103d81ca16161d81d00d81d00']) {
+      for (const dec of [decode, (b) => new Decoder({ codegen: false }).decode(b)]) {
+        const [m, again] = dec(fromHex(h));
+        expect(m, h).toBeInstanceOf(Map);
+        expect(again, h).toBe(m);
+        expect(m.get('a'), h).toBe(m);
+      }
+    }
+  });
+
   // (found by the differential fuzz: a shareable record tag that made no record came back as a
   // plain object with the Tag's fields, copied into the record's placeholder)
   test('a shareable record tag that makes no record is that value, as cbor-x decodes it', () => {

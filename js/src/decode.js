@@ -1115,11 +1115,29 @@ export class TapeReader {
   mapAhead() {
     const w = this.w;
     while ((w[this.t] & 0xff) === 26) this.t++; // padding before an indefinite map's header
-    const word = w[this.t];
-    const tag = word & 0xff;
+    let word = w[this.t];
+    let tag = word & 0xff;
+    /** @type {number} */
+    let idx = -1;
+    if (tag === 23 && word >>> 8 === 28) {
+      // 259(28(map)): the shareable value is the Map, registered before it is filled (as
+      // 28(259(map)) is: shareable)
+      let q = this.t + 1;
+      while ((w[q] & 0xff) === 26) q++;
+      const inner = w[q] & 0xff;
+      if (inner === 15 || inner === 16) {
+        this.t = q;
+        word = w[q];
+        tag = inner;
+        const shared = this.shared || (this.shared = []);
+        idx = shared.length;
+        shared.push(NOT_YET);
+      }
+    }
     if (tag !== 15 && tag !== 16) return this.v();
     this.t++;
     const m = new Map();
+    if (idx >= 0) /** @type {any[]} */ (this.shared)[idx] = m;
     if (tag === 16) {
       const keys = this.shapes[word >>> 8].keys;
       for (let i = 0; i < keys.length; i++) {
