@@ -629,4 +629,21 @@ describe('record tags that the Decoder does not build itself', () => {
     addExtension({ tag: 0xe000, decode: (v) => ({ ext: v }) });
     expect(decode(bytes)).toEqual([rows[0], { ext: [2, 'y', [2]] }, { ext: [3, 'z', [3]] }]);
   });
+
+  test('a record tag whose id has no keys as it opens is a Tag, even when its content defines the id (as cbor-x)', () => {
+    // [0xe001([0xdfff([0xe001, ["a"], 1])]), 0xe001([2])]: the first is a Tag around the record
+    // its content defines; the second is that record (found by the differential fuzz, seed 2819)
+    const bytes = fromHex('82d9e00181d9dfff8319e00181616101d9e0018102');
+    for (const dec of [decode, (b) => new Decoder({ mapsAsObjects: true }).decode(b), (b) => new Decoder({ codegen: false, mapsAsObjects: true }).decode(b)]) {
+      const [t, r] = dec(bytes);
+      expect(t).toBeInstanceOf(Tag);
+      expect(t.tag).toBe(0xe001);
+      expect(t.value).toEqual([{ a: 1 }]);
+      expect(r).toEqual({ a: 2 });
+    }
+    const x = cborx.decode(bytes);
+    expect(x[0].tag).toBe(0xe001);
+    expect(x[0].value).toEqual([{ a: 1 }]);
+    expect(x[1]).toEqual({ a: 2 });
+  });
 });

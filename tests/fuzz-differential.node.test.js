@@ -508,6 +508,7 @@ const KNOWN = [
   ['cbor', 'd81cd904d2d81d00', 'agree'], // 28(1234(29(0))): a Tag that is its own value
   ['cbor', '84d81cb90001617300d81dd901030003a101d80000', 'wirepack error, peer value', 'tag-content'], // 29(259(0)): found by seed 101
   ['cbor', 'd90103a20102d9010301a201020304', 'documented', 'tag-content'], // a key 259(1), to cbor-x the key 1 again: found by seed 2213
+  ['cbor', '8519e000836161616219b741d9e00181d9dfff8419e001826b636f6e7374727563746f727820797979797979797979797979797979797979797979797979797979797979797980194181828019e001828019b741', 'agree'], // a record tag whose content defines its id: seed 2819
   ['cbor', '84d90103d81cb900016173b900016b636f6e7374727563746f7282d90103a4f683776f7264343733f4d90103a2f5c1fb5b2bf08eb0000083f6f7fb4082d246880001d840489e9efb8d6d55bbc0646b65793282b90001697074797065394c2ab9000020199d2983fbbf0000000000d8405822fc4293bc4557e6f9c6b36d46141a46eb47b538f7097492efd09d26993b93f082995cd90103a31bffff396d7c2085c1fb41f000000000000078644c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c3975d33b00000000000000001bffffffffd81d19000001d81d190000', 'agree'], // 259(28(map)): found by seed 3122
   // cbor-x reads a definition's id and keys whatever they are ([] and 18(1)), and an inline
   // record over 0 as an array of none, then takes the next two items as its id and keys (seeds 909, 1001)
