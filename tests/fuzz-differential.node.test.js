@@ -534,6 +534,7 @@ const KNOWN = [
   ['cbor', '86d9dfff8219e001816161' + 'd9e0018101'.repeat(4) + 'd9e001820102', 'peer error, wirepack value', 'record-inline-peer'],
   // a 4-byte tag whose low 13 bits name a defined record (found by seed 55): cbor-x {a: 1}
   ['cbor', '82d9dfff8219e002816161daf6d9e0028101', 'documented', 'record-id-alias-peer'],
+  ['cbor', 'd9dfff8519e0008361610000618182da4f8000006161d904d282fa4f8000006161', 'wirepack error, peer value', 'record-id-alias-peer'], // seed 3324
   // 0xdfff after id 0xffff is defined: cbor-x reads a use of record 0xffff (found by seed 202)
   ['cbor', '82d9dfff8319ffff81616101d9dfff8319e001816162f5', 'documented', 'record-id-alias-peer'],
   ['cbor', 'd9dfff85008361616162c57481d9dfff8219e0018081d904d9e00180d904d2d9600180', 'wirepack error, peer value', 'uninterpreted-tag'], // found by seed 22

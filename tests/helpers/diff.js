@@ -954,6 +954,8 @@ export function justifyOurError(format, input, err, peerValue) {
   const contentAt = (t) => t.off + tagHeadLength(input[t.off]);
   if (recordContentMisread(input, tags.filter((t) => t.off <= at || err.code === 'TRUNCATED'))) return 'record-inline-peer';
   if (recordLengthMismatch(input, tags.filter((t) => t.off <= at || err.code === 'TRUNCATED'))) return 'record-inline-peer';
+  // a tag cbor-x took for a defined record by its low 13 bits (it then read other items)
+  if (recordAlias(input, tags.filter((t) => t.off <= at || err.code === 'TRUNCATED'))) return 'record-id-alias-peer';
   if (err.code === 'BAD_RECORD') {
     // (the JS throws these, at offset 0) keys that are not an array, which cbor-x takes
     if (tags.some((t) => t.tag === 0xdfff && inlineRecordKeysNotArray(input, contentAt(t)))) return 'record-inline-peer';
