@@ -503,13 +503,9 @@ export class Decoder extends Unpackr {
       r.t++;
       return /** @type {Shape} */ (st.lastShape).build(r);
     }
-    if (keys === undefined && !this.getShared) {
-      // no keys as the tag opens: a Tag, even when its content defines the id (cbor-x decides as
-      // the tag opens)
-      const t = new Tag(undefined, tag);
-      t.value = r.v();
-      return t;
-    }
+    // no keys as the tag opens (recordUndefined): a Tag, even when its content defines the id
+    // (cbor-x decides as the tag opens)
+    if (!Array.isArray(keys) && !this.getShared) return new Tag(r.v(), tag);
     if (!Array.isArray(keys) || (r.w[r.t] >>> 8) !== keys.length) return NOT_A_RECORD;
     const b = this.#slotFor(st, id, keys).b;
     if (b === NO_BUILDER) return NOT_A_RECORD; // keys that are not all strings: record() converts them

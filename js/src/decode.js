@@ -1117,7 +1117,6 @@ export class TapeReader {
     while ((w[this.t] & 0xff) === 26) this.t++; // padding before an indefinite map's header
     let word = w[this.t];
     let tag = word & 0xff;
-    /** @type {number} */
     let idx = -1;
     if (tag === 23 && word >>> 8 === 28) {
       // 259(28(map)): the shareable value is the Map, registered before it is filled (as

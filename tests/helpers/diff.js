@@ -951,11 +951,11 @@ export function justifyOurError(format, input, err, peerValue) {
   // such a tag on, it reads other items than wirepack does (any error; TRUNCATED is reported at
   // the outermost item the input cuts, which may begin before the tag)
   const tags = walkCbor(input).tags;
-  const contentAt = (t) => t.off + tagHeadLength(input[t.off]);
-  if (recordContentMisread(input, tags.filter((t) => t.off <= at || err.code === 'TRUNCATED'))) return 'record-inline-peer';
-  if (recordLengthMismatch(input, tags.filter((t) => t.off <= at || err.code === 'TRUNCATED'))) return 'record-inline-peer';
+  const contentAt = (t) => tagContentAt(input, t);
+  const upTo = tags.filter((t) => t.off <= at || err.code === 'TRUNCATED');
+  if (recordContentMisread(input, upTo) || recordLengthMismatch(input, upTo)) return 'record-inline-peer';
   // a tag cbor-x took for a defined record by its low 13 bits (it then read other items)
-  if (recordAlias(input, tags.filter((t) => t.off <= at || err.code === 'TRUNCATED'))) return 'record-id-alias-peer';
+  if (recordAlias(input, upTo)) return 'record-id-alias-peer';
   if (err.code === 'BAD_RECORD') {
     // (the JS throws these, at offset 0) keys that are not an array, which cbor-x takes
     if (tags.some((t) => t.tag === 0xdfff && inlineRecordKeysNotArray(input, contentAt(t)))) return 'record-inline-peer';
@@ -1028,7 +1028,7 @@ function cborItemEnd(b, q, depth) {
 function recordContentMisread(b, tags) {
   return tags.some((t) => {
     if (typeof t.tag !== 'number' || t.tag < 0xdffe || t.tag > 0xffff) return false;
-    const q = t.off + tagHeadLength(b[t.off]);
+    const q = tagContentAt(b, t);
     return q < b.length && (b[q] >> 5 !== 4 || (t.tag <= 0xdfff && (b[q] & 31) < 2));
   });
 }
@@ -1043,7 +1043,7 @@ function recordDefinitions(b, tags) {
   const defs = new Map();
   for (const t of tags) {
     if (t.tag !== 0xdfff) continue;
-    const q = t.off + tagHeadLength(b[t.off]);
+    const q = tagContentAt(b, t);
     if (q >= b.length || b[q] >> 5 !== 4 || (b[q] & 31) >= 28 || headArg(b, q) < 2) continue;
     const e0 = q + tagHeadLength(b[q]);
     if (e0 >= b.length || b[e0] >> 5 !== 0 || (b[e0] & 31) >= 28) continue;
@@ -1063,7 +1063,7 @@ function recordLengthMismatch(b, tags) {
   const defs = recordDefinitions(b, tags);
   return tags.some((t) => {
     if (typeof t.tag !== 'number' || t.tag < 0xe000 || t.tag > 0xffff || !defs.has(t.tag)) return false;
-    const q = t.off + tagHeadLength(b[t.off]);
+    const q = tagContentAt(b, t);
     return q < b.length && b[q] >> 5 === 4 && (b[q] & 31) < 28 && headArg(b, q) !== defs.get(t.tag);
   });
 }
@@ -1114,6 +1114,11 @@ function msgpackStrAt(b, q) {
 /** Is b the first byte of a MessagePack array (fixarray, array 16, array 32)? */
 function isMsgpackArrayHead(b) {
   return (b >= 0x90 && b <= 0x9f) || b === 0xdc || b === 0xdd;
+}
+
+/** Where the content of the tag at t.off starts. @param {Uint8Array} b @param {{off: number}} t */
+function tagContentAt(b, t) {
+  return t.off + tagHeadLength(b[t.off]);
 }
 
 /** The argument of the definite CBOR head at q (its count, length or value). */
@@ -1200,7 +1205,7 @@ export function justifyPeerError(format, input, ours, peerError) {
 function wrongContentHead(b, t) {
   const tag = t.tag;
   if (typeof tag !== 'number' || !wirepackInterprets(tag)) return false;
-  const ib = b[t.off + tagHeadLength(b[t.off])];
+  const ib = b[tagContentAt(b, t)];
   const major = ib >> 5;
   switch (tag) {
     case 0: return major !== 3;
@@ -1213,7 +1218,7 @@ function wrongContentHead(b, t) {
       const size = TYPED_TAG_SIZE.get(tag);
       if (size === undefined) return true;
       if ((ib & 31) === 31) return false;
-      return headArg(b, t.off + tagHeadLength(b[t.off])) % size !== 0;
+      return headArg(b, tagContentAt(b, t)) % size !== 0;
     }
   }
 }
