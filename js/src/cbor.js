@@ -4,7 +4,7 @@
  * as MessagePack and encodes the same encode tape, so the value builder and walker are shared;
  * this module adds what is CBOR's own: tags, simple values, and the types they carry.
  */
-import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS, MARK_FIRST_LO } from './decode.js';
+import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, freezeDecoded, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS, MARK_FIRST_LO } from './decode.js';
 import {
   Packr, Tape, IdQueue, writeBytes, writeHeader, FLOAT32_OPTIONS,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
@@ -388,7 +388,7 @@ export class Decoder extends Unpackr {
     const saved = this.enterCall();
     try {
       const v = this.unpack(source);
-      return this.mapKey === null ? v : this.unmapKeys(v);
+      return this.mapKey === null ? v : this.unmapped(v);
     } finally {
       this.leaveCall(saved);
     }
@@ -408,14 +408,33 @@ export class Decoder extends Unpackr {
     const saved = this.enterCall();
     try {
       if (this.mapKey === null) return this.unpackMultiple(source, forEach && ((v) => forEach(v)));
-      const out = this.unpackMultiple(source, forEach && ((v) => forEach(this.unmapKeys(v))));
-      return out && out.map((v) => this.unmapKeys(v));
+      const out = this.unpackMultiple(source, forEach && ((v) => forEach(this.unmapped(v))));
+      return out && out.map((v) => this.unmapped(v));
     } catch (e) {
-      if (this.mapKey !== null && e instanceof DecodeError && e.values) e.values = e.values.map((v) => this.unmapKeys(v));
+      if (this.mapKey !== null && e instanceof DecodeError && e.values) e.values = e.values.map((v) => this.unmapped(v));
       throw e;
     } finally {
       this.leaveCall(saved);
     }
+  }
+
+  /**
+   * freezeData: a decoded item, frozen with its Tags; under keyMap, after the renaming (unmapped).
+   * @param {any} value
+   * @returns {any}
+   */
+  freezeValue(value) {
+    return this.mapKey === null ? freezeDecoded(value, Tag) : value;
+  }
+
+  /**
+   * keyMap: a decoded item with its keys mapped back (unmapKeys), then frozen under freezeData.
+   * @param {any} v
+   * @returns {any}
+   */
+  unmapped(v) {
+    const u = this.unmapKeys(v);
+    return this.freezeData === true ? freezeDecoded(u, Tag) : u;
   }
 
   /**

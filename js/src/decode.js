@@ -148,6 +148,8 @@ const STRING_CHUNK = 1 << 15;
  * @property {number} [maxBinLength] policy limit on binary lengths (default: none)
  * @property {number} [maxExtLength] policy limit on extension payloads (default: none)
  * @property {number} [maxBytes] largest input accepted (default 256 MiB)
+ * @property {boolean} [freezeData] decoded arrays and plain objects (records too) are frozen,
+ *   through Maps and Sets (msgpackr's option; see freezeDecoded)
  */
 
 /** Default maxBytes: 256 MiB (decoding takes up to about 13 bytes of wasm memory per input byte). */
@@ -1613,6 +1615,52 @@ function errorFromResult(rt) {
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
+ * freezeData (msgpackr's option): freeze the decoded arrays and plain objects of `value` (records
+ * too, as msgpackr freezes them), and Tags (`tagClass`, CBOR), through Maps, Sets and Tags, after
+ * the value is built. Maps and Sets are walked but not frozen (Object.freeze leaves their entries
+ * writable); typed arrays, Dates and objects of other classes (what extensions make) are left as
+ * they are. Without recursion, and each container once (shared and cyclic values of
+ * structuredClone included).
+ * @template T
+ * @param {T} value
+ * @param {Function | null} [tagClass]
+ * @returns {T}
+ */
+export function freezeDecoded(value, tagClass = null) {
+  /** @type {any[]} */
+  const stack = [value];
+  /** @type {Set<object> | null} Maps, Sets (never frozen) seen */
+  let seen = null;
+  while (stack.length !== 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object' || Object.isFrozen(v)) continue;
+    if (Array.isArray(v)) {
+      Object.freeze(v);
+      for (let i = 0; i < v.length; i++) stack.push(v[i]);
+      continue;
+    }
+    const proto = Object.getPrototypeOf(v);
+    if (proto === Object.prototype || proto === null) {
+      Object.freeze(v);
+      for (const k of Object.keys(v)) stack.push(v[k]);
+    } else if (v instanceof Map || v instanceof Set) {
+      if (seen === null) seen = new Set();
+      if (seen.has(v)) continue;
+      seen.add(v);
+      if (v instanceof Map) {
+        for (const [k, x] of v) stack.push(k, x);
+      } else {
+        for (const x of v) stack.push(x);
+      }
+    } else if (tagClass !== null && v instanceof tagClass) {
+      Object.freeze(v);
+      stack.push(/** @type {any} */ (v).value);
+    }
+  }
+  return value;
+}
+
+/**
  * Store the options into the instance (its option slots are there already). An option named like
  * one of the instance's methods (CBOR's `pack: true`) is not stored: it would hide the method.
  * @param {any} self @param {Readonly<Record<string, any>>} options
@@ -1653,7 +1701,7 @@ export class Unpackr {
     self.coercibleKeyAsNumber = undefined; self.onInvalidDate = undefined; self.writeFunction = undefined; self.deterministic = undefined;
     self.float64 = undefined; self.indefiniteLengths = undefined; self.tagUint8Array = undefined; self.useSelfDescribedHeader = undefined;
     self.useTag259ForMaps = undefined; self.alwaysUseFloat = undefined; self.skipFunction = undefined; self.keyMap = undefined;
-    self.sharedValues = undefined; self.getShared = undefined; self.maxPrivatePackedValues = undefined;
+    self.sharedValues = undefined; self.getShared = undefined; self.maxPrivatePackedValues = undefined; self.freezeData = undefined;
     if (options) storeOptions(this, options);
     /** @type {boolean} msgpackr's rule: objects when asked, or when records are turned off */
     this.mapsAsObjects = o.mapsAsObjects !== undefined ? !!o.mapsAsObjects : !!options && o.useRecords === false;
@@ -1669,6 +1717,8 @@ export class Unpackr {
     this.copyBuffers = !!o.copyBuffers;
     /** @type {boolean} */
     this.allowArraysInMapKeys = !!o.allowArraysInMapKeys;
+    /** @type {boolean} decoded arrays and plain objects are frozen (freezeDecoded) */
+    this.freezeData = !!o.freezeData;
     if (o.sequential && o.trusted !== false) {
       this.trusted = true;
       if (!o.structures && o.useRecords !== false) {
@@ -1885,6 +1935,16 @@ export class Unpackr {
   }
 
   /**
+   * freezeData: a decoded value, frozen (freezeDecoded). The CBOR Decoder freezes after keyMap's
+   * renaming instead.
+   * @param {any} value
+   * @returns {any}
+   */
+  freezeValue(value) {
+    return freezeDecoded(value);
+  }
+
+  /**
    * Decode one MessagePack value.
    * @param {Uint8Array | ArrayBuffer | DataView} source
    * @param {number | {start?: number, end?: number}} [options] msgpackr's end offset, or
@@ -1900,7 +1960,7 @@ export class Unpackr {
       const r = reader(rt, bytes, this);
       const value = r.v();
       if (r.defs !== null) this.#keepDefinitions(r);
-      return value;
+      return this.freezeData === true ? this.freezeValue(value) : value;
     } catch (e) {
       // a safety net: the builder never recurses deeper than maxDepth, but user extensions or
       // shareable containers nested very deep could still exhaust the JS stack
@@ -1950,8 +2010,9 @@ export class Unpackr {
       r.keepDefs = true;
       const ep = rt.u32[rt.res + 16] >> 2;
       const ends = forEach ? rt.u32.slice(ep, ep + count) : null;
+      const freeze = this.freezeData === true;
       for (let i = 0; i < count; i++) {
-        const value = r.v();
+        const value = freeze ? this.freezeValue(r.v()) : r.v();
         if (forEach) {
           const stop = ends ? forEach(value, i === 0 ? 0 : ends[i - 1], ends[i]) : forEach(value, -1, -1);
           if (stop === false) {
