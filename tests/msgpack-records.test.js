@@ -152,6 +152,20 @@ describe('one Packr, message after message', () => {
     }), { numRuns: 100 });
   });
 
+  test('property: progressiveRecords is accepted and ignored (msgpackr numbers its ids in another order with it); msgpackr reads the bytes', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(tree, objects), { minLength: 1, maxLength: 4 }), fc.boolean(), (docs, sequential) => {
+      const w = new Packr({ progressiveRecords: true, sequential }), plain = new Packr({ sequential });
+      const m = new msgpackr.Unpackr({ sequential, mapsAsObjects: true });
+      const mp = new msgpackr.Packr({ progressiveRecords: true, sequential }), u = new Unpackr({ sequential, mapsAsObjects: true });
+      for (const d of docs) {
+        const b = w.pack(d);
+        expect(hex(b)).toBe(hex(plain.pack(d)));
+        same(m.unpack(b), d);
+        same(u.unpack(mp.pack(d)), d);
+      }
+    }), { numRuns: 50 });
+  });
+
   test('more shapes than own ids, in one message and across a sequential stream', () => {
     const shapes = (n, from) => Array.from({ length: n }, (_, i) => ({ ['k' + (from + i)]: i, same: true }));
     for (const opts of [{}, { maxOwnStructures: 5 }, { sequential: true }, { sequential: true, maxOwnStructures: 5 }]) {
