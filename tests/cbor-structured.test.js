@@ -3,7 +3,7 @@
 // are errors.
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { Encoder, Decoder, Tag, decode, diagnose, DecodeError } from 'wirepack/cbor';
+import { Encoder, Decoder, Tag, decode, diagnose, DecodeError, addExtension } from 'wirepack/cbor';
 import * as cborx from 'cbor-x';
 
 const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
@@ -110,19 +110,46 @@ describe('structuredClone', () => {
       expect(inner(v), h).toBe(v);
       expect(inner(x), h).toBe(x);
     }
-    // a tag that becomes something else than a Tag, referenced while it is being built: there is
-    // no object for the reference to have reached (and the next call works)
+    // a tag that becomes something else than a Tag, referenced while it is being built: its
+    // content is read again with the references taking the first object, whose fields the second
+    // read fills (cbor-x's way); an object that cannot take them (frozen) is BAD_REFERENCE, and
+    // the next call works
     class Wrapping extends Decoder {
       decodeTag(tag, value, reader) {
-        return tag === 1234 ? { wrapped: value } : super.decodeTag(tag, value, reader);
+        return tag === 1234 ? { wrapped: value } : tag === 1235 ? Object.freeze({ wrapped: value }) : super.decodeTag(tag, value, reader);
       }
     }
+    const wrapped = new Wrapping().decode(fromHex('d81cd904d282d81d0062c3a9'));
+    expect(Object.keys(wrapped)).toEqual(['wrapped']);
+    expect(wrapped.wrapped[0]).toBe(wrapped);
+    expect(wrapped.wrapped[1]).toBe('\u00e9');
     let err;
-    try { new Wrapping().decode(fromHex('d81cd904d281d81d00')); } catch (e) { err = e; }
+    try { new Wrapping().decode(fromHex('d81cd904d381d81d00')); } catch (e) { err = e; }
     expect(err).toBeInstanceOf(DecodeError);
     expect(err.code).toBe('BAD_REFERENCE');
     expect(new Wrapping().decode(fromHex('d904d281f5'))).toEqual({ wrapped: [true] });
     expect(decode(fromHex('82d81c01d81d00'))).toEqual([1, 1]);
+  });
+
+  test('an extension instance that refers to itself (cbor-x\'s own test): the content read again, as cbor-x does', () => {
+    class Extended {}
+    addExtension({
+      Class: Extended, tag: 301,
+      decode(data) { const e = new Extended(); e.value = data[0]; e.string = data[1]; return e; },
+      encode(instance, enc) { return enc([instance.value, instance.string]); },
+    });
+    const instance = new Extended();
+    instance.value = instance;
+    instance.string = 'hi there: an ASCII string long enough to be sliced';
+    const data = { extended: instance, list: [instance, { again: instance }] };
+    for (const d of [new Decoder({ structuredClone: true, mapsAsObjects: true }), new Decoder({ structuredClone: true, mapsAsObjects: true, codegen: false })]) {
+      const out = d.decode(new Encoder({ structuredClone: true }).encode(data));
+      expect(out.extended).toBeInstanceOf(Extended);
+      expect(out.extended.value).toBe(out.extended);
+      expect(out.extended.string).toBe(instance.string);
+      expect(out.list[0]).toBe(out.extended);
+      expect(out.list[1].again).toBe(out.extended);
+    }
   });
 
   test('a shared Map is one Map whichever way tags 28 and 259 nest', () => {

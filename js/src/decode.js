@@ -663,6 +663,9 @@ export class TapeReader {
     /** bundled strings (ext 0x62): the two strings of the current bundle */
     this.b1 = '';
     this.b2 = '';
+    /** where the content of the last shareable value a reference took began: [tape word, ASCII
+     * offset, units offset] (readHeld, for reread) @type {[number, number, number] | null} */
+    this.held = null;
     this.begin(input, opts);
   }
 
@@ -709,6 +712,7 @@ export class TapeReader {
     this.inBuf = null;
     this.opts = /** @type {any} */ (null);
     this.A = this.U = this.b1 = this.b2 = '';
+    this.held = null;
     this.shared = null;
     this.phs = null;
     this.clearRecs();
@@ -997,14 +1001,14 @@ export class TapeReader {
       // a CBOR record (cbor-x): the object is made after its values, which may refer to it, so
       // they get a placeholder that the record's properties are then copied into. The tag may
       // make something else (a Tag, when the record is not defined or its content is no array):
-      // that is the value then, unless a reference took the placeholder, which would be left
-      // empty (a reference into a shareable non-container still being built: BAD_REFERENCE)
+      // that is the value then; when a reference took the placeholder, which would be left
+      // empty, the content is read again with the references taking that value (reread)
       /** @type {Record<string, unknown>} */
       const ph = {};
       const [v, taken] = this.readHeld(idx, ph);
       const proto = v !== null && typeof v === 'object' ? Object.getPrototypeOf(v) : undefined;
       if (proto !== Object.prototype && proto !== null) {
-        if (taken) throw new DecodeError('BAD_REFERENCE', 0, `Shared reference ${idx} to a value still being built that is no record`);
+        if (taken) return this.reread(idx, v, 'a record');
         shared[idx] = v;
         return v;
       }
@@ -1031,8 +1035,8 @@ export class TapeReader {
     if (tag === 23 && wrap !== 0xffffff && wrap !== 28 && wrap !== 29) {
       // a CBOR tag (cbor-x's encoder shares a Tag that contains itself as 28(tag(...29(n)...))):
       // its Tag is made first, so that references inside can point at it, and given the value
-      // after; it is the value when the tag stays a Tag, and a reference that took it while the
-      // tag became something else is BAD_REFERENCE (as in the record branch above)
+      // after; it is the value when the tag stays a Tag, and when a reference took it while the
+      // tag became something else, the content is read again (reread, as in the record branch)
       const ph = this.opts.tagPlaceholder(wrap);
       if (ph !== null) {
         const [v, taken] = this.readHeld(idx, ph);
@@ -1044,7 +1048,7 @@ export class TapeReader {
           ph.value = v.value;
           return ph;
         }
-        throw new DecodeError('BAD_REFERENCE', 0, `Shared reference ${idx} to a tag ${wrap} still being built that is no Tag`);
+        return this.reread(idx, v, `a tag ${wrap}`);
       }
     }
     if (tag < 13 || tag > 16) {
@@ -1104,10 +1108,49 @@ export class TapeReader {
     /** @type {any[]} */ (this.shared)[idx] = ph;
     const phs = this.phs || (this.phs = new Map());
     phs.set(ph, false);
+    const t0 = this.t, ao = this.ao, uo = this.uo;
     const v = this.v();
     const taken = phs.get(ph) === true;
     phs.delete(ph);
+    if (taken) this.held = [t0, ao, uo];
     return [v, taken];
+  }
+
+  /**
+   * A shareable value that a reference took the placeholder of while it was built, and that became
+   * something the placeholder cannot be (an extension's instance: the placeholder was a record's
+   * object or a Tag): its content read again (readHeld left where it starts), with `first` (the
+   * first read's value) as the shareable value, so that the references inside now get `first`;
+   * then the second read's own properties copied onto `first`, which is the value (cbor-x's way:
+   * `28(301([29(0), "hi"]))` with an extension for tag 301 gives an instance whose first field
+   * is itself). The content's extensions and tags are decoded twice.
+   * @param {number} idx @param {any} first
+   * @param {string} what the placeholder's kind, for the error when `first` cannot take properties
+   * @returns {any}
+   */
+  reread(idx, first, what) {
+    if (first === null || typeof first !== 'object' || !Object.isExtensible(first) || this.held === null) {
+      throw new DecodeError('BAD_REFERENCE', 0, `Shared reference ${idx} to ${what} still being built that became a value that cannot be filled`);
+    }
+    const [t0, ao, uo] = this.held;
+    this.held = null;
+    const shared = /** @type {any[]} */ (this.shared);
+    // (the shareable values inside the content are registered again, at the same indices)
+    shared.length = idx + 1;
+    shared[idx] = first;
+    const end = this.t;
+    this.t = t0;
+    this.ao = ao;
+    this.uo = uo;
+    const again = this.v();
+    if (this.t !== end) throw new Error('wirepack: corrupt tape (a shareable value read again)');
+    if (again !== first && again !== null && typeof again === 'object') {
+      for (const k of Object.keys(again)) {
+        if (k === '__proto__') defineOwn(first, k, again[k]);
+        else first[k] = again[k];
+      }
+    }
+    return first;
   }
 
   /**
