@@ -503,6 +503,8 @@ const KNOWN = [
   ['cbor', 'd8ff04', 'peer error, wirepack value', 'uninterpreted-tag'],
   ['cbor', 'a3f4dbd7f58d553c9b2a87e0f6f7f7f6', 'peer error, wirepack value', 'big-tag-number'],
   ['cbor', 'c11b41d452d9ec200000', 'peer error, wirepack value', 'tag1-bigint'],
+  // (tag 1 with a two-byte head, found by seed 3829)
+  ['cbor', 'd900011b0000000000000000', 'peer error, wirepack value', 'tag1-bigint'],
   ['cbor', 'f814', 'wirepack error, peer value', 'bad-simple'],
   ['cbor', 'd81cce81d81d00', 'agree'], // 28(14([29(0)])): a Tag that contains itself, as cbor-x
   ['cbor', 'd81cd904d2d81d00', 'agree'], // 28(1234(29(0))): a Tag that is its own value

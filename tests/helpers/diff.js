@@ -1194,7 +1194,8 @@ export function justifyPeerError(format, input, ours, peerError) {
   // peer limits: cbor-x reads an 8-byte head of a tag as a length (and rejects it beyond 2^32),
   // and its tag-1 handler multiplies the BigInt of an 8-byte head by a number
   if (/length over 4294967295/.test(msg) && walk.tags.some((t) => typeof t.tag === 'bigint' || t.tag >= 2 ** 32)) return 'big-tag-number';
-  if (/Cannot mix BigInt/.test(msg) && walk.tags.some((t) => t.tag === 1 && (input[t.off + 1] === 0x1b || input[t.off + 1] === 0x3b))) return 'tag1-bigint';
+  // (a tag 1 head may take more than a byte: d9 00 01)
+  if (/Cannot mix BigInt/.test(msg) && walk.tags.some((t) => t.tag === 1 && (input[tagContentAt(input, t)] === 0x1b || input[tagContentAt(input, t)] === 0x3b))) return 'tag1-bigint';
   if (recordLengthMismatch(input, walk.tags)) return 'record-inline-peer';
   if (walk.tags.some((t) => cborxInterprets(t.tag))) return 'uninterpreted-tag';
   if (walk.tags.some((t) => wrongContentHead(input, t))) return 'tag-content';
