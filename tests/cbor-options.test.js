@@ -135,3 +135,22 @@ describe('float options', () => {
     expect(decode(fromHex('fa3dcccccd'))).toBe(Math.fround(0.1));
   });
 });
+
+describe('decode(source, end)', () => {
+  test("the item in the first end bytes of a larger buffer, as cbor-x reads it (its 'replace data' test), or {start, end}", () => {
+    const one = encode({ data: [{ a: 1, name: 'one' }, { a: 2, name: 'two' }] });
+    const two = encode({ data: [{ foo: 7 }] });
+    const b = new Uint8Array(800);
+    b.set(one);
+    expect(decode(b, one.length)).toEqual(cborx.decode(b, one.length));
+    expect(new Decoder({ mapsAsObjects: true }).decode(b, one.length)).toEqual({ data: [{ a: 1, name: 'one' }, { a: 2, name: 'two' }] });
+    b.set(two);
+    expect(decode(b, two.length)).toEqual({ data: [{ foo: 7 }] });
+    expect(new Encoder().decode(b, two.length)).toEqual(new cborx.Encoder().decode(b, two.length));
+    // (without the end, the zero bytes after the item are trailing data)
+    expect(() => decode(b)).toThrow(/end of buffer not reached|Trailing/i);
+    const both = new Uint8Array([...one, ...two]);
+    expect(decode(both, { start: one.length })).toEqual({ data: [{ foo: 7 }] });
+    expect(decode(both, { start: 0, end: one.length })).toEqual(decode(one));
+  });
+});

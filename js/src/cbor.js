@@ -381,13 +381,15 @@ export class Decoder extends Unpackr {
   /**
    * Decode one CBOR item.
    * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {number | {start?: number, end?: number}} [end] cbor-x's end offset (the item is in
+   *   source's first `end` bytes), or {start, end}: decode only that part of source
    * @returns {any}
    */
-  decode(source) {
+  decode(source, end) {
     if (this.limitsVersion !== sizeLimits.version) this.applySizeLimits();
     const saved = this.enterCall();
     try {
-      const v = this.unpack(source);
+      const v = this.unpack(source, end);
       return this.mapKey === null ? v : this.unmapped(v);
     } finally {
       this.leaveCall(saved);
@@ -1202,10 +1204,11 @@ export class Encoder extends Packr {
    * Decode CBOR with this encoder's options (cbor-x's Encoder is a Decoder too); shared record
    * structures are this encoder's.
    * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {number | {start?: number, end?: number}} [end] as Decoder#decode
    * @returns {any}
    */
-  decode(source) {
-    return this.getDecoder().decode(source);
+  decode(source, end) {
+    return this.getDecoder().decode(source, end);
   }
 
   /**
@@ -1816,10 +1819,11 @@ export function encode(value) {
 /**
  * Decode one CBOR item with default options.
  * @param {Uint8Array | ArrayBuffer | DataView} source
+ * @param {number | {start?: number, end?: number}} [end] as Decoder#decode
  * @returns {any}
  */
-export function decode(source) {
-  return defaultDecoder.decode(source);
+export function decode(source, end) {
+  return defaultDecoder.decode(source, end);
 }
 
 /**
