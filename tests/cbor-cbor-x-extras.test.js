@@ -2,8 +2,8 @@
 // (lead, issue 5). Each is checked against cbor-x on the same value.
 import { describe, test, expect } from 'vitest';
 import * as cborx from 'cbor-x';
-import { encode, decode, Encoder, Decoder, DecodeError, setSizeLimits, addExtension } from 'wirepack/cbor';
-import { hex } from './helpers/bytes.js';
+import { encode, decode, Encoder, Decoder, DecodeError, Tag, setSizeLimits, addExtension } from 'wirepack/cbor';
+import { hex, fromHex } from './helpers/bytes.js';
 
 describe('cbor-x extras', () => {
   test("addExtension with cbor-x's README contract: encode(instance, encode) writes the item", () => {
@@ -93,5 +93,59 @@ describe('an extension for tag 1', () => {
     expect(before.map((d) => d instanceof Date && d.getTime())).toEqual([1440949922000, 1500]);
     addExtension({ Class: class Never2 {}, tag: 1, encode: () => null, decode: (n) => `1 over ${n}` });
     expect(decode(bytes)).toEqual(['1 over 1440949922', '1 over 1.5']);
+  });
+});
+
+describe('Errors and RegExps: tag 27 (a generic object), as cbor-x writes them', () => {
+  test('the bytes of cbor-x, and each side reads the other (cbor-x\'s own test "structured cloning: types")', () => {
+    for (const v of [new Error('test'), new TypeError('t'), /ab+c/gi, /x/, [new RangeError('r'), /y/m]]) {
+      expect(hex(encode(v))).toBe(hex(cborx.encode(v)));
+      expect(hex(new Encoder({ structuredClone: true }).encode(v))).toBe(hex(new cborx.Encoder({ structuredClone: true }).encode(v)));
+    }
+    const e = decode(cborx.encode(new Error('test')));
+    expect(e).toBeInstanceOf(Error);
+    expect(e.message).toBe('test');
+    const re = decode(cborx.encode(/te(s)t/gi));
+    expect(re).toBeInstanceOf(RegExp);
+    expect([re.source, re.flags]).toEqual(['te(s)t', 'gi']);
+    const back = cborx.decode(encode({ error: new Error('x'), re: /z/g }));
+    expect(back.error.message).toBe('x');
+    expect(back.re.flags).toBe('g');
+  });
+
+  test('the standard Error classes come back as themselves; another name ending in Error is an Error of that name', () => {
+    for (const E of [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError]) {
+      const e = decode(encode(new E('m')));
+      expect(e.constructor).toBe(E);
+      expect(e.message).toBe('m');
+    }
+    class CustomError extends Error {}
+    const c = new CustomError('c');
+    c.name = 'CustomError';
+    const d = decode(encode(c));
+    expect(d.constructor).toBe(Error);
+    expect(d.name).toBe('CustomError');
+    expect(d.message).toBe('c');
+  });
+
+  test('a cause, and AggregateError\'s errors, go in a third element that cbor-x reads as the constructor\'s options', () => {
+    const withCause = new Error('outer', { cause: { code: 7 } });
+    const bytes = encode(withCause);
+    expect(decode(bytes).cause).toEqual({ code: 7 });
+    expect(cborx.decode(bytes).cause).toEqual({ code: 7 });
+    const agg = decode(encode(new AggregateError([new TypeError('a'), 1], 'agg')));
+    expect(agg).toBeInstanceOf(AggregateError);
+    expect(agg.message).toBe('agg');
+    expect(agg.errors[0]).toBeInstanceOf(TypeError);
+    expect(agg.errors[1]).toBe(1);
+  });
+
+  test('other generic objects, and malformed ones, stay Tags (nothing is looked up by name)', () => {
+    for (const h of ['d81b8263466f6f01', 'd81b8266526567457870615b', 'd81b81f6', 'd81b01', 'd81b8366526567457870616101', 'd81b826b636f6e7374727563746f7201']) {
+      const v = decode(fromHex(h));
+      expect(v, h).toBeInstanceOf(Tag);
+      expect(v.tag).toBe(27);
+      expect(hex(encode(v))).toBe(h);
+    }
   });
 });

@@ -11,6 +11,7 @@ import {
 } from './encode.js';
 import { diagnose } from './diagnose.js';
 import { DecodeError } from './errors.js';
+import { errorNamed } from './unpack-ext.js';
 import { forgetLimits } from './runtime.js';
 import { encodeAsIterableWith, encodeAsAsyncIterableWith } from './iterators.js';
 
@@ -666,6 +667,21 @@ export class Decoder extends Unpackr {
         case 2: if (value instanceof Uint8Array) return this.bignum(bigFromBytes(value)); break;
         case 3: if (value instanceof Uint8Array) return this.bignum(-1n - bigFromBytes(value)); break;
         case 258: if (Array.isArray(value)) return new Set(value); break;
+        case 27: {
+          // a generic object (http://cbor.schmorp.de/generic-object), as cbor-x writes Errors and
+          // RegExps: [name, ...arguments]; other names and malformed regular expressions stay Tags
+          if (!Array.isArray(value) || typeof value[0] !== 'string') break;
+          if (value[0] === 'RegExp') {
+            if (typeof value[1] !== 'string' || (value[2] !== undefined && typeof value[2] !== 'string')) break;
+            try {
+              return new RegExp(value[1], value[2]);
+            } catch {
+              break;
+            }
+          }
+          if (/Error$/.test(value[0])) return errorFromGeneric(value);
+          break;
+        }
         case 259:
           if (value instanceof Map) {
             if (this.mapKey === null) return value;
@@ -1757,6 +1773,32 @@ export class Encoder extends Packr {
       T.u32[T.p++] = E_SIMPLE | ((o.value & 0xff) << 8);
       return;
     }
+    if (o instanceof Error) {
+      // tag 27 [name, message], as cbor-x writes it; a cause (and AggregateError's errors) in a
+      // third element, the options cbor-x's decoder gives the Error constructor
+      this.writeTag(T, 27);
+      const cause = hasOwn.call(o, 'cause'), errors = typeof AggregateError === 'function' && o instanceof AggregateError;
+      writeHeader(T, E_ARR, cause || errors ? 3 : 2);
+      this.write(T, o.name, depth);
+      this.write(T, o.message, depth);
+      if (cause || errors) {
+        /** @type {Record<string, unknown>} */
+        const opts = {};
+        if (cause) opts.cause = /** @type {any} */ (o).cause;
+        if (errors) opts.errors = /** @type {AggregateError} */ (o).errors;
+        this.write(T, opts, depth);
+      }
+      return;
+    }
+    if (o instanceof RegExp) {
+      // tag 27 ['RegExp', source, flags], as cbor-x writes it
+      this.writeTag(T, 27);
+      writeHeader(T, E_ARR, 3);
+      this.write(T, 'RegExp', depth);
+      this.write(T, o.source, depth);
+      this.write(T, o.flags, depth);
+      return;
+    }
     if (o instanceof Set) {
       this.writeTag(T, 258);
       writeHeader(T, E_ARR, o.size);
@@ -1801,6 +1843,21 @@ export class Encoder extends Packr {
     }
     this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
   }
+}
+
+/**
+ * The Error of a generic object (tag 27) whose name ends in "Error": [name, message, options]; a
+ * standard class by its name, else an Error with that name; AggregateError with the errors of its
+ * options.
+ * @param {any[]} value
+ * @returns {Error}
+ */
+function errorFromGeneric(value) {
+  const [name, message, options] = value;
+  if (name === 'AggregateError' && typeof AggregateError === 'function' && options !== null && typeof options === 'object' && Array.isArray(options.errors)) {
+    return new AggregateError(options.errors, message, options);
+  }
+  return errorNamed(name, message, options);
 }
 
 // the free functions write and read plain CBOR (no records), as cbor-x's do

@@ -49,6 +49,22 @@ const ERRORS = Object.assign(Object.create(null), {
 });
 if (typeof AggregateError === 'function') ERRORS.AggregateError = AggregateError;
 
+/**
+ * An Error of a standard class by its name (Error, TypeError, ...; no lookup on anything else), or
+ * an Error given that name: what MessagePack's Error extension and CBOR's tag 27 make.
+ * @param {string} name @param {unknown} message @param {unknown} options the constructor's options
+ *   ({cause}), when an object
+ * @returns {Error}
+ */
+export function errorNamed(name, message, options) {
+  const E = name === 'AggregateError' ? undefined : ERRORS[name];
+  const o = options !== null && typeof options === 'object' ? /** @type {ErrorOptions} */ (options) : undefined;
+  if (E !== undefined) return new E(/** @type {string} */ (message), o);
+  const e = new Error(/** @type {string} */ (message), o);
+  e.name = name;
+  return e;
+}
+
 /** msgpackr's typed array codes (ext 0x74); 16 is ArrayBuffer, 17 DataView. */
 export const TYPED_ARRAYS = ['Int8', 'Uint8', 'Uint8Clamped', 'Int16', 'Uint16', 'Int32', 'Uint32', 'Float32', 'Float64', 'BigInt64', 'BigUint64'].map((t) => t + 'Array');
 
@@ -120,13 +136,7 @@ export function readPrefixExt(type, data, offset, r) {
         if (d.length > 3 && !Array.isArray(d[3])) throw bad(type, offset, 'AggregateError errors must be an array');
         return new ERRORS.AggregateError(d.length > 3 ? d[3] : [], d[1], { cause: d[2] });
       }
-      const E = ERRORS[name];
-      if (E === undefined) {
-        const e = new Error(d[1], { cause: d[2] });
-        e.name = name;
-        return e;
-      }
-      return new E(d[1], { cause: d[2] });
+      return errorNamed(name, d[1], { cause: d[2] });
     }
     case 0x73: {
       const d = r.v();
