@@ -1,7 +1,7 @@
 // Malformed, truncated and hostile input: every failure is a DecodeError with a stable code
 // and byte offset, and the decoder keeps working afterwards.
 import { describe, test, expect } from 'vitest';
-import { pack, unpack, decode, Unpackr, unpackMultiple, DecodeError } from 'wirepack';
+import { pack, unpack, decode, Unpackr, unpackMultiple, DecodeError, addExtension } from 'wirepack';
 import { fromHex, concat } from './helpers/bytes.js';
 import { canon } from './helpers/canon.js';
 
@@ -277,4 +277,39 @@ test('errors from a Unpackr instance and from decode()', () => {
   expect(u.unpack(fromHex('81a16101'))).toEqual(new Map([['a', 1]]));
   expect(decodeError(() => decode(fromHex('c1'))).code).toBe('RESERVED_BYTE');
   expectGoodStillWorks();
+});
+
+describe('a truncation inside a nested decode is not this input\'s', () => {
+  // getStructures unpacking a stored blob, or an extension decoding bytes of its own: a TRUNCATED
+  // error from there keeps its code, but not `incomplete` (more bytes of this input cannot complete
+  // that other source; a stream would wait for them), as msgpackr's own test asks
+  test('getStructures whose stored structures are cut', () => {
+    const full = pack([['a']]);
+    const store = full.subarray(0, full.length - 1);
+    const reader = new Unpackr({ structures: [], getStructures: () => unpack(store) });
+    const e = decodeError(() => reader.unpack(fromHex('40')));
+    expect(e.code).toBe('TRUNCATED');
+    expect(e.incomplete).toBe(false);
+    expectGoodStillWorks();
+  });
+
+  test('an extension that unpacks a cut payload of its own, in unpack and in unpackMultiple', () => {
+    class Inner { constructor(v) { this.v = v; } }
+    addExtension({ Class: Inner, type: 0x5c, pack: (x) => pack(x.v), unpack: (b) => new Inner(unpack(b.subarray(0, b.length - 1))) });
+    const bytes = pack([1, new Inner('a string cut short')]);
+    const e = decodeError(() => unpack(bytes));
+    expect(e.code).toBe('TRUNCATED');
+    expect(e.incomplete).toBe(false);
+    const m = decodeError(() => unpackMultiple(concat(pack(1), bytes)));
+    expect(m.incomplete).toBe(false);
+    // this input's own truncation is still incomplete
+    expect(decodeError(() => unpack(bytes.subarray(0, bytes.length - 2))).incomplete).toBe(true);
+    // and a callback's own error is left as it is
+    const own = new DecodeError('TRUNCATED', 0);
+    let thrown;
+    try { unpackMultiple(pack(1), () => { throw own; }); } catch (x) { thrown = x; }
+    expect(thrown).toBe(own);
+    expect(own.incomplete).toBe(true);
+    expectGoodStillWorks();
+  });
 });

@@ -1658,6 +1658,19 @@ function errorFromResult(rt) {
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
+ * A DecodeError that a nested decode threw during this call (getStructures unpacking a stored
+ * blob, an extension decoding bytes of its own) is not about this call's input: `incomplete` is
+ * cleared, since more bytes of this input cannot complete that other source (a stream would
+ * otherwise wait for them up to maxIncompleteBufferSize, as msgpackr's own test says).
+ * @param {unknown} e
+ * @returns {unknown} e
+ */
+function notThisInput(e) {
+  if (e instanceof DecodeError && e.incomplete) e.incomplete = false;
+  return e;
+}
+
+/**
  * freezeData (msgpackr's option): freeze the decoded arrays and plain objects of `value` (records
  * too, as msgpackr freezes them), and Tags (`tagClass`, CBOR), through Maps, Sets and Tags, after
  * the value is built. Maps and Sets are walked but not frozen (Object.freeze leaves their entries
@@ -1849,7 +1862,13 @@ export class Unpackr {
     if (this.cbor || !this.getStructures) return runDecode(rt, bytes, flags, this.maxDepth, this.cbor, this);
     const err = runDecode(rt, bytes, flags | F_REC_STRICT, this.maxDepth, false, this);
     if (err !== E_UNKNOWN_RECORD) return err;
-    this._mergeStructures(this.getStructures(), this.structures);
+    let loaded;
+    try {
+      loaded = this.getStructures();
+    } catch (e) {
+      throw notThisInput(e);
+    }
+    this._mergeStructures(loaded, this.structures);
     return runDecode(rt, bytes, flags, this.maxDepth, false, this);
   }
 
@@ -1998,8 +2017,10 @@ export class Unpackr {
     let bytes = toBytes(source);
     if (options !== undefined) bytes = range(bytes, options);
     const rt = acquire();
+    /** @type {DecodeError | null} */
+    let own = null;
     try {
-      if (this.#decode(rt, bytes, this.flags) !== 0) throw errorFromResult(rt);
+      if (this.#decode(rt, bytes, this.flags) !== 0) throw (own = errorFromResult(rt));
       const r = reader(rt, bytes, this);
       const value = r.v();
       if (r.defs !== null) this.#keepDefinitions(r);
@@ -2008,6 +2029,7 @@ export class Unpackr {
       // a safety net: the builder never recurses deeper than maxDepth, but user extensions or
       // shareable containers nested very deep could still exhaust the JS stack
       if (e instanceof RangeError && /call stack/i.test(e.message)) throw new DecodeError('DEPTH', 0, 'Nesting too deep for the JS stack');
+      if (e !== own) notThisInput(e);
       throw e;
     } finally {
       if (rt.reader !== null) rt.reader.end();
@@ -2054,15 +2076,24 @@ export class Unpackr {
       const ep = rt.u32[rt.res + 16] >> 2;
       const ends = forEach ? rt.u32.slice(ep, ep + count) : null;
       const freeze = this.freezeData === true;
-      for (let i = 0; i < count; i++) {
-        const value = freeze ? this.freezeValue(r.v()) : r.v();
-        if (forEach) {
-          const stop = ends ? forEach(value, i === 0 ? 0 : ends[i - 1], ends[i]) : forEach(value, -1, -1);
-          if (stop === false) {
-            this.#keepDefinitions(r);
-            return undefined;
-          }
-        } else values.push(value);
+      let inCallback = false;
+      try {
+        for (let i = 0; i < count; i++) {
+          const value = freeze ? this.freezeValue(r.v()) : r.v();
+          if (forEach) {
+            inCallback = true;
+            const stop = ends ? forEach(value, i === 0 ? 0 : ends[i - 1], ends[i]) : forEach(value, -1, -1);
+            inCallback = false;
+            if (stop === false) {
+              this.#keepDefinitions(r);
+              return undefined;
+            }
+          } else values.push(value);
+        }
+      } catch (e) {
+        // (the callback's errors are the caller's own)
+        if (!inCallback) notThisInput(e);
+        throw e;
       }
       this.#keepDefinitions(r);
     }
