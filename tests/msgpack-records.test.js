@@ -5,7 +5,7 @@
 import { describe, test, expect } from 'vitest';
 import fc from 'fast-check';
 import * as msgpackr from 'msgpackr';
-import { Packr, Unpackr, pack } from 'wirepack';
+import { Packr, Unpackr, pack, addExtension } from 'wirepack';
 import { hex, fromHex } from './helpers/bytes.js';
 import { canon } from './helpers/canon.js';
 
@@ -378,6 +378,66 @@ describe('reentrant packs with saveStructures', () => {
     expect(wp).toEqual(run(msgpackr.Packr));
     expect(wp.outs[0]).toBe('94' + '4001' + '41c40a' + 'd4726092a171a1720102' + '4002' + '420506');
     expect(wp.log).toEqual(['a,packed,q+r']);
+  });
+});
+
+describe('reentrant packs and shared structures not saved yet', () => {
+  // An extension whose pack calls the same Packr (a nested pack), on a Packr that saves its
+  // structures: the nested message must never refer to a shared structure the outer pack added and
+  // has not saved (a declined save would leave the nested bytes pointing at ids nobody has), and an
+  // unpack during the pack that loads structures another writer saved must make the save
+  // incompatible (the outer pack packs again), never overwrite that writer's ids.
+  const run = (lib) => {
+    let active;
+    const nested = [];
+    class Boxed { constructor(value) { this.value = value; } }
+    lib.addExtension({ Class: Boxed, type: 0x5d, pack: (b) => { const out = Uint8Array.from(active.pack(b.value)); nested.push(out); return out; }, unpack: (bytes) => new Boxed(active.unpack(bytes)) });
+    // 1. a save declined once (another writer's structures are there already)
+    let stored = [['otherA', 'otherB']];
+    let declined = 0, saves = 0;
+    active = new lib.Packr({ structures: [], saveStructures(st, isCompatible) {
+      if (!isCompatible(stored.slice(0))) { declined++; return false; }
+      saves++; stored = st.slice(0);
+    } });
+    const doc = { first: { pA: 1, pB: 2 }, box: new Boxed({ again: { pA: 3, pB: 4 }, inner: { qA: 5, qB: 6 } }), last: { qA: 7, qB: 8 } };
+    const bytes = active.pack(doc);
+    const out = { bytes: hex(bytes), nested: nested.map((b) => hex(b)), declined, saves, stored: JSON.stringify(stored) };
+    // the nested message of the declined attempt reads with the structures that were saved before
+    active = new lib.Packr({ structures: [['otherA', 'otherB']], mapsAsObjects: true });
+    out.standalone = JSON.stringify(active.unpack(nested[0]));
+    // 2. two writers of one store; the first unpacks the second's message in the middle of a pack
+    let store = [['baseA', 'baseB']];
+    const writer = () => new lib.Packr({
+      getStructures: () => store.map((k) => k.slice(0)),
+      saveStructures(st, isCompatible) { if (!isCompatible(store.map((k) => k.slice(0)))) return false; store = st.map((k) => k.slice(0)); },
+    });
+    const w1 = writer(), w2 = writer();
+    w1.pack({ baseA: 1, baseB: 2 });
+    w2.pack([{ twoA: 1, twoB: 2 }, { threeA: 3, threeB: 4 }]);
+    const fromW2 = Uint8Array.from(w2.pack({ threeA: 3, threeB: 4 }));
+    let unpacks = 0;
+    class Mid { toJSON() { unpacks++; w1.unpack(fromW2); return new Boxed({ same: { unsavedA: 5, unsavedB: 6 }, theirs: { twoA: 7, twoB: 8 } }); } }
+    active = w1;
+    const mixed = Uint8Array.from(w1.pack([{ unsavedA: 1, unsavedB: 2 }, new Mid(), { unsavedA: 3, unsavedB: 4 }]));
+    out.mixed = hex(mixed);
+    out.unpacks = unpacks;
+    out.store = JSON.stringify(store);
+    active = writer();
+    out.mixedBack = JSON.stringify(active.unpack(mixed), (k, v) => (v instanceof Boxed ? { boxed: v.value } : v));
+    out.w2Back = JSON.stringify(writer().unpack(fromW2));
+    return out;
+  };
+
+  test("msgpackr's bytes, saves and stores; each message reads back with what was saved", () => {
+    const wp = run({ Packr, addExtension });
+    expect(wp).toEqual(run(msgpackr));
+    expect(wp.declined).toBe(1);
+    expect(wp.standalone).toBe(JSON.stringify({ again: { pA: 3, pB: 4 }, inner: { qA: 5, qB: 6 } }));
+    // the other writer's ids keep their keys
+    expect(JSON.parse(wp.store).slice(0, 3)).toEqual([['baseA', 'baseB'], ['twoA', 'twoB'], ['threeA', 'threeB']]);
+    expect(wp.unpacks).toBe(2); // the first save was declined: packed again
+    expect(wp.w2Back).toBe(JSON.stringify({ threeA: 3, threeB: 4 }));
+    expect(JSON.parse(wp.mixedBack)).toEqual([{ unsavedA: 1, unsavedB: 2 }, { boxed: { same: { unsavedA: 5, unsavedB: 6 }, theirs: { twoA: 7, twoB: 8 } } }, { unsavedA: 3, unsavedB: 4 }]);
   });
 });
 

@@ -392,6 +392,8 @@ class RecordState {
     this.depth = 0;
     /** @type {any[][] | null} structures made by nested packs, to share after the outer one */
     this.pending = null;
+    /** a nested pack (packNested) is being written */
+    this.nested = false;
   }
 }
 
@@ -583,8 +585,15 @@ export class Packr extends Unpackr {
       throw new Error('Shared structures is larger than maximum shared structures, try increasing maxSharedStructures to ' + s.sharedLength);
     }
     if (!s.transitions) {
-      rebuildTransitions(s, rs, shared);
-      this.lastNamedStructuresLength = shared;
+      // (a nested pack that saves structures starts from the saved ones only: the others may be
+      // an outer pack's, not saved yet, or loaded by an unpack during it; and it leaves what was
+      // saved as it is, msgpackr's reentrantDepth rule)
+      if (rs.nested && this.saveStructures) {
+        rebuildTransitions(s, rs, Math.min(shared, this.lastNamedStructuresLength || 0));
+      } else {
+        rebuildTransitions(s, rs, shared);
+        if (!rs.nested) this.lastNamedStructuresLength = shared;
+      }
     }
     if (!rs.sequential || !(/** @type {number} */ (s.nextId) >= shared + 0x40)) s.nextId = shared + 0x40;
     rs.hasSharedUpdate = false;
@@ -717,6 +726,22 @@ export class Packr extends Unpackr {
     const savedCount = rs.transitionsCount;
     const savedUpdate = rs.hasSharedUpdate;
     for (const t of savedRemove) { t.id = 0; t.word = 0; }
+    // the shared structures this pack has added and not saved yet: hidden from the nested pack,
+    // which defines them as its own, so that its message never refers to structures a declined
+    // save leaves nobody with (msgpackr's savedUnsavedShared)
+    /** @type {[Transition, number, number, any[] | null][]} */
+    const unsaved = [];
+    if (this.saveStructures && s.transitions) {
+      for (let i = this.lastNamedStructuresLength || 0; i < shared; i++) {
+        const keys = s[i];
+        const t = keys ? lookup(s.transitions, keys) : null;
+        if (t !== null && t.id === i + 0x40) {
+          unsaved.push([t, t.id, t.word, t.keys]);
+          t.id = 0;
+          t.word = 0;
+        }
+      }
+    }
     rs.toRemove.reset();
     s.length = shared;
     s.nextOwnId = undefined;
@@ -725,6 +750,8 @@ export class Packr extends Unpackr {
     rs.depth = 0;
     const seq = rs.sequential;
     rs.sequential = false;
+    const wasNested = rs.nested;
+    rs.nested = true;
     try {
       // the nested message starts its own ids after the shared ones
       const tape = new Tape();
@@ -752,6 +779,7 @@ export class Packr extends Unpackr {
     } finally {
       rs.depth = depth;
       rs.sequential = seq;
+      rs.nested = wasNested;
       for (const t of rs.toRemove.toArray()) { t.id = 0; t.word = 0; }
       /** @type {Structures} */
       const cur = self.structures;
@@ -763,6 +791,9 @@ export class Packr extends Unpackr {
       for (let i = 0; i < savedRemove.length; i++) {
         const t = savedRemove[i];
         if (t.id === 0 && t.keys) { t.id = savedIds[i]; t.word = recWord(t.id, /** @type {any} */ (t.keys).highByte); }
+      }
+      for (const [t, id, word, keys] of unsaved) {
+        if (t.id === 0) { t.id = id; t.word = word; t.keys = keys; }
       }
       cur.nextId = !(/** @type {number} */ (savedNextId) >= curShared + 0x40) ? curShared + 0x40 : savedNextId;
       cur.nextOwnId = savedNextOwnId;
@@ -1326,6 +1357,22 @@ function walk(root, keys) {
     const k = keys[i];
     const next = t.key === k ? t.child : t.more === null ? undefined : t.more.get(k);
     t = next || addTransition(t, k);
+  }
+  return t;
+}
+
+/**
+ * The transition of a key sequence when the trie has it (nothing is made), else null.
+ * @param {Transition} root @param {any[]} keys
+ * @returns {Transition | null}
+ */
+function lookup(root, keys) {
+  let t = root;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const next = t.key === k ? t.child : t.more === null ? undefined : t.more.get(k);
+    if (!next) return null;
+    t = next;
   }
   return t;
 }
