@@ -197,6 +197,16 @@ describe('extensions (addExtension)', () => {
     msgpackr.addExtension(ext);
   }
 
+  test('a callable object whose prototype is an extension\'s class goes through the extension, as in msgpackr (plain functions do not)', () => {
+    const callable = function () { return 1; };
+    Object.setPrototypeOf(callable, Point.prototype);
+    callable.x = 3;
+    callable.y = 4;
+    both(PLAIN, [callable, () => 0]);
+    expect(wpBytes(PLAIN, callable)).toBe('d5300304');
+    expect(unpack(pack(callable))).toEqual(new Point(3, 4));
+  });
+
   test('pack: the bytes become the payload of an extension of that type', () => {
     both(PLAIN, new Point(1, 2));
     expect(wpBytes(PLAIN, new Point(1, 2))).toBe('d5300102');

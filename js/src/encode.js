@@ -869,6 +869,9 @@ export class Packr extends Unpackr {
   /** @param {Tape} T @param {Function} f @param {number} depth */
   writeFunctionValue(T, f, depth) {
     if (T.ids !== null && this.writeMpRef(T, f)) return;
+    // a callable object of an extension's class (its prototype set to the class's) goes through
+    // the extension, as in msgpackr
+    if (packExtensions.length > 0 && this.cborFlags < 0 && this.writeUserExtension(T, f, depth)) return;
     if (this.writeFunction && this.cborFlags < 0) {
       this.write(T, this.writeFunction(f), depth);
       return;
