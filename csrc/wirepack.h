@@ -314,8 +314,9 @@ enum wp_dtag {
     WP_T_BIN = 12,    /* next words: length, offset of the bytes in the input */
     WP_T_ARR = 13,    /* P = n; n values follow */
     WP_T_MAP = 14,    /* P = n; n (key, value) pairs follow, keys of any type */
-    WP_T_OBJ = 15,    /* P = n; n (key, value) pairs, every key a string (KEY, STRA or STRU) or, in
-                         CBOR, a number/boolean/null/undefined that becomes a property name */
+    WP_T_OBJ = 15,    /* P = n; n (key, value) pairs, every key a string (KEY, STRA or STRU) or a
+                         number/boolean/nil/undefined that becomes a property name (msgpackr and
+                         cbor-x coerce them) */
     WP_T_SHAPED = 16, /* P = shape id; for each key of the shape: one KEY word, then the value */
     WP_T_EXT = 17,    /* P = type (0..255, as uint8); next word: length; next: input offset */
     WP_T_DATE = 18,   /* aligned f64: ms since epoch (NaN: msgpackr's invalid-date form) */

@@ -120,6 +120,23 @@ WP_INLINE uint32_t wp_rec_slot(uint32_t s, uint32_t h) {
 WP_INLINE bool wp_bit(const uint32_t *set, uint32_t t) { return (set[t >> 5] >> (t & 31u)) & 1u; }
 
 /* Undo the record definitions of a call (pairs of slot, old value; newest last). */
+/* Whether the extension at start (first byte b) is one the value path makes undefined (a type-0
+ * extension that no extension of the host takes: any, as msgpackr reads them, once the host gave
+ * its extension table; d4 00 00 without one): a map key msgpackr coerces to "undefined". */
+static bool wp_mp_undef_ext(const wp_reader *r, uint32_t start, uint32_t b, const wp_ext_config *xc) {
+    const uint8_t *q = r->base + start;
+    const uint32_t left = r->len - start;
+    uint32_t hl, n; /* header bytes up to and with the type; data bytes */
+    if (b >= 0xd4 && b <= 0xd8) { hl = 2; n = 1u << (b - 0xd4); }
+    else if (b == 0xc7) { hl = 3; n = left >= 2 ? q[1] : 0; }
+    else if (b == 0xc8) { hl = 4; n = left >= 3 ? wp_be16(q + 1) : 0; }
+    else if (b == 0xc9) { hl = 6; n = left >= 5 ? wp_be32(q + 1) : 0; }
+    else return false;
+    if (left < hl || q[hl - 1] != 0) return false;
+    if (xc) return !(wp_bit(xc->any, 0) || (b == 0xd4 && wp_bit(xc->fix1, 0)) || wp_bit(xc->raw, 0));
+    return n == 1 && left > hl && q[hl] == 0;
+}
+
 static void wp_rec_undo(uint32_t *recs, const uint32_t *undo, uint32_t n) {
     while (n >= 2) {
         n -= 2;
@@ -380,7 +397,12 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                     uint32_t en = b == 0xd6 ? 4 : b == 0xc7 ? q[1] : b == 0xc8 ? wp_be16(q + 1) : wp_be32(q + 1);
                     str_like = q[to] == 0x62 && en >= 4 && !(xc && wp_bit(xc->raw, 0x62));
                 }
-                top->flags &= ~(uint32_t)(str_like ? FR_ALL_INTERNED : (FR_ALL_STR | FR_ALL_INTERNED));
+                /* numbers, nil and booleans become property names, as msgpackr coerces them (a
+                 * fixint 0x40..0x7f only where no record has that id: else it is a record) */
+                const bool coercible = str_like || b <= 0x3f || (b <= 0x7f && (!recs || !recs[b & 0x3fu])) || b >= 0xe0 ||
+                                       b == 0xc0 || b == 0xc2 || b == 0xc3 || (b >= 0xca && b <= 0xd3) ||
+                                       wp_mp_undef_ext(&r, start, b, xc);
+                top->flags &= ~(uint32_t)(coercible ? FR_ALL_INTERNED : (FR_ALL_STR | FR_ALL_INTERNED));
                 goto value;
             }
             if (wp_over(n, d->max_str)) FAIL(WP_ERR_LIMIT, start);

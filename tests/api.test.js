@@ -279,14 +279,21 @@ describe('options', () => {
     expect(m.get('a')).toEqual(new Map([['b', true]]));
     expect(m.get(1)).toEqual(new Map());
     expect(u.unpack(fromHex('9180'))[0]).toBeInstanceOf(Map);
-    // the default: string keys -> object, any other key -> Map
+    // the default: keys that are strings, numbers, nil or booleans -> an object (msgpackr coerces
+    // them to property names), any other key (bytes, arrays, maps, extensions) -> a Map
     const d = unpack(fromHex('82a16181a162c3' + '01' + '80'));
-    expect(d).toBeInstanceOf(Map);
-    expect(d.get('a')).toEqual({ b: true });
-    expect(d.get(1)).toEqual({});
+    expect(d).toEqual({ a: { b: true }, 1: {} });
+    expect(Object.keys(d)).toEqual(['1', 'a']);
     expect(unpack(fromHex('81a16101'))).toEqual({ a: 1 });
-    expect(unpack(fromHex('81c001'))).toEqual(new Map([[null, 1]]));
-    expect(unpack(fromHex('8191010a'))).toBeInstanceOf(Map);
+    expect(unpack(fromHex('84c001c202cb3ff800000000000003d0ff04'))).toEqual({ null: 1, false: 2, '1.5': 3, '-1': 4 });
+    expect(unpack(fromHex('81d4000001'))).toEqual({ undefined: 1 }); // msgpackr's undefined
+    // records on (new Unpackr's table): a key byte 0x40..0x7f is an integer while no record has its id
+    expect(new Unpackr({ mapsAsObjects: true }).unpack(fromHex('814101'))).toEqual({ 65: 1 });
+    expect(unpack(fromHex('8191010a'))).toEqual(new Map([[[1], 10]]));
+    const withBin = unpack(fromHex('82a16101c4010203'));
+    expect(withBin).toBeInstanceOf(Map);
+    expect(withBin.get('a')).toBe(1);
+    expect([...withBin.values()]).toEqual([1, 3]);
   });
 
   test('useFloat32: ALWAYS writes ca', () => {
@@ -320,7 +327,7 @@ describe('invalid UTF-8 decodes like TextDecoder (U+FFFD replacement)', () => {
     expect(unpack(fromHex(strHeader(b.length) + h))).toBe(want);
     // as a map key (objects), and in Maps
     expect(Object.keys(unpack(fromHex('81' + strHeader(b.length) + h + '01')))).toEqual([want]);
-    expect(unpack(fromHex('82' + strHeader(b.length) + h + '01' + '02' + '03')).get(want)).toBe(1);
+    expect(unpack(fromHex('82' + strHeader(b.length) + h + '01' + 'c40102' + '03')).get(want)).toBe(1);
     // long strings (a different code path in many decoders), invalid byte in the middle and at the end
     const long = concat(utf8('x'.repeat(100)), b, utf8('é'.repeat(50)), b);
     const longWant = td.decode(long);

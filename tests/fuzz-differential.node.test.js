@@ -440,14 +440,17 @@ const CHECK_GOOD = {
 const KNOWN = [
   // with maps as Map (new Unpackr()) keys are never coerced or renamed: no difference there
   ['msgpack', '81a95f5f70726f746f5f5fc0', 'documented', 'proto-key', { 'Unpackr()': ['agree'] }],
-  ['msgpack', '81c000', 'documented', 'non-string-keys', { 'Unpackr()': ['agree'] }],
+  // keys that are numbers, nil, booleans or undefined (d5 00 0000: msgpackr's any type-0
+  // extension) are coerced to property names, as msgpackr does
+  ['msgpack', '81c000', 'agree'],
+  ['msgpack', '84c001c202cb3ff800000000000003d0ff04', 'agree'],
   ['msgpack', 'c70000', 'agree'], // every type-0 extension is undefined, as msgpackr
   ['msgpack', 'd7ff3b9ac95ccb000001', 'documented', 'timestamp-floor'],
   ['msgpack', 'c70cff006ac9c000c7000400000000', 'documented', 'timestamp-96-peer'],
   ['msgpack', 'd7423b9ac9fc82000000', 'agree'], // BigInt 0x42
   ['msgpack', '92d4730091c0c0', 'agree'], // a Set wraps the next value
   ['msgpack', '818000', 'peer error, wirepack value', 'non-string-keys', { 'Unpackr()': ['agree'] }],
-  ['msgpack', '82c3c0d5000000c3', 'documented', 'non-string-keys', { 'Unpackr()': ['agree'] }], // key d5 00 0000: msgpackr's 'undefined'
+  ['msgpack', '82c3c0d5000000c3', 'agree'], // key d5 00 0000: msgpackr's 'undefined'
   ['msgpack', 'd4d4ff', 'peer error, wirepack value', 'uninterpreted-ext'],
   ['msgpack', 'c70372ffc001', 'peer error, wirepack value', 'uninterpreted-ext'], // 0x72 only means records as fixext 1/2
   ['msgpack', '93d4620001d50000ff', 'peer error, wirepack value', 'uninterpreted-ext'], // 0x62 of 1 byte: no bundle

@@ -8,7 +8,7 @@ import { describe, test, expect } from 'vitest';
 import fc from 'fast-check';
 import * as msgpackr from 'msgpackr';
 import { Packr, Unpackr, addExtension, pack, unpack } from 'wirepack';
-import { hex } from './helpers/bytes.js';
+import { hex, concat } from './helpers/bytes.js';
 import { canon } from './helpers/canon.js';
 
 const mrBytes = (opts, v) => hex(new msgpackr.Packr({ variableMapSize: true, ...opts }).pack(v));
@@ -33,6 +33,46 @@ describe('Map keys of any type', () => {
     expect(wpBytes(PLAIN, new Map([[1, 2], [null, true]]))).toBe('820102c0c3');
     const back = new msgpackr.Unpackr({ mapsAsObjects: false }).unpack(new Packr(PLAIN).pack(m));
     expect([...back.keys()].slice(0, 3)).toEqual([1, '1', null]);
+  });
+
+  test('decoded with maps as objects: keys that are numbers, booleans, nil or undefined become property names, as msgpackr makes them; other keys give a Map', () => {
+    // (undefined keys are in api.test.js: this file gives type-0 extensions to a class of its own)
+    const m = new Map([[1, 'a'], ['b', 2], [null, 0], [true, [1]], [2.5, 3], [-7, 4], [2n ** 64n - 1n, 6]]);
+    const bytes = new msgpackr.Packr(PLAIN).pack(m);
+    for (const u of [new Unpackr({ mapsAsObjects: true }), new Unpackr({ mapsAsObjects: true, codegen: false })]) {
+      const got = u.unpack(bytes);
+      expect(got).toEqual(new msgpackr.Unpackr({ mapsAsObjects: true }).unpack(bytes));
+      expect(Object.keys(got)).toEqual(['1', 'b', 'null', 'true', '2.5', '-7', '18446744073709551615']);
+    }
+    expect(unpack(bytes)).toEqual(msgpackr.unpack(bytes));
+    // (no key is coerced into a Map's)
+    expect([...new Unpackr({ mapsAsObjects: false }).unpack(bytes).keys()]).toEqual([...m.keys()]);
+    // a key that is no property name: a Map (msgpackr throws)
+    const binKeyed = pack(new Map([['a', 1], [new Uint8Array([1]), 2]]));
+    expect(() => msgpackr.unpack(binKeyed)).toThrow();
+    expect(unpack(binKeyed)).toBeInstanceOf(Map);
+  });
+
+  test('allowArraysInMapKeys with maps as objects: keys that are arrays of primitives are their comma-joined text, as msgpackr makes them', () => {
+    const m = new Map([[[1, 2, 3], 1], [[1, 2, ['foo', 3.14]], 2], ['plain', 3], [4, 4]]);
+    const bytes = new msgpackr.Packr(PLAIN).pack(m);
+    const opts = { mapsAsObjects: true, allowArraysInMapKeys: true };
+    const want = { '1,2,3': 1, '1,2,foo,3.14': 2, plain: 3, 4: 4 };
+    expect(new msgpackr.Unpackr(opts).unpack(bytes)).toEqual(want);
+    expect(new Unpackr(opts).unpack(bytes)).toEqual(want);
+    expect(new Unpackr({ ...opts, codegen: false }).unpack(bytes)).toEqual(want);
+    // deeper than the recursion-safe depth (the iterative builder)
+    let deep = bytes;
+    for (let i = 0; i < 500; i++) deep = concat([0x91], deep);
+    let v = new Unpackr(opts).unpack(deep);
+    for (let i = 0; i < 500; i++) v = v[0];
+    expect(v).toEqual(want);
+    // an array key with an array two levels in, or an object: the Map stays (msgpackr throws)
+    const deeper = new msgpackr.Packr(PLAIN).pack(new Map([[[1, [2, [3]]], 1]]));
+    expect(new Unpackr(opts).unpack(deeper)).toBeInstanceOf(Map);
+    // without the option, or with maps as Map, array keys keep the Map
+    expect(new Unpackr({ mapsAsObjects: true }).unpack(bytes)).toBeInstanceOf(Map);
+    expect(new Unpackr({ allowArraysInMapKeys: true }).unpack(bytes)).toBeInstanceOf(Map);
   });
 
   test('mapAsEmptyObject and setAsEmptyObject', () => {

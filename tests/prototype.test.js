@@ -155,11 +155,18 @@ describe.each([1, 2, 3])('decode #%s (later ones hit cached keys and shapes)', (
     expect(m.polluted).toBe(undefined);
   });
 
-  test('a map with a non-string key and __proto__ becomes a Map', () => {
-    const m = unpack(fromHex('82' + '01' + '02' + str('__proto__') + POLLUTED));
+  test('a map with a key that is no property name (bytes) and __proto__ becomes a Map', () => {
+    const m = unpack(fromHex('82' + 'c40101' + '02' + str('__proto__') + POLLUTED));
     expect(m).toBeInstanceOf(Map);
-    expect(m.get(1)).toBe(2);
+    expect([...m.values()][0]).toBe(2);
     isPolluted(m.get('__proto__'));
+  });
+
+  test('a map with a number key (coerced, as msgpackr does) and __proto__: an own property', () => {
+    const m = unpack(fromHex('82' + '01' + '02' + str('__proto__') + POLLUTED));
+    expectOwnData(m, '__proto__', isPolluted);
+    expect(Object.keys(m)).toEqual(['1', '__proto__']);
+    expect(m[1]).toBe(2);
   });
 });
 

@@ -613,6 +613,8 @@ export class TapeReader {
     /** CBOR tags -> values (the Decoder's tag handling) */
     this.opts = opts;
     this.roundF32 = false;
+    /** maps with array keys become objects (allowArraysInMapKeys with maps as objects, MessagePack) */
+    this.arrKeys = false;
     this.codegen = true;
     /** this call's number (shapes count their uses per call) */
     this.call = 0;
@@ -690,6 +692,7 @@ export class TapeReader {
     this.int64 = opts.int64AsType;
     this.opts = opts;
     this.roundF32 = opts.useFloat32 > 2;
+    this.arrKeys = opts.allowArraysInMapKeys && opts.mapsAsObjects && !opts.cbor;
     this.codegen = opts.codegen !== false;
     this.call = rt.calls;
     this.ap = R[res + 2];
@@ -1278,7 +1281,7 @@ export class TapeReader {
           const k = this.v();
           m.set(k, this.v());
         }
-        return m;
+        return this.arrKeys ? arrayKeyed(m) : m;
       }
       case 15: {
         let n = word >>> 8;
@@ -1453,6 +1456,38 @@ export class TapeReader {
   }
 }
 
+/**
+ * allowArraysInMapKeys (msgpackr's, with maps as objects): a map that is a Map for its keys (C
+ * makes one for any key that cannot be a property name) becomes an object when each key is a
+ * primitive or an array whose elements, one level flattened, are strings, numbers, booleans or
+ * BigInts (the key is their comma-joined text, as msgpackr makes it); else it stays the Map (where
+ * msgpackr throws).
+ * @param {Map<any, any>} m
+ * @returns {Map<any, any> | Record<string, unknown>}
+ */
+function arrayKeyed(m) {
+  /** @type {Record<string, unknown>} */
+  const o = {};
+  for (const [k, v] of m) {
+    let key;
+    if (Array.isArray(k)) {
+      const flat = k.flat();
+      for (const x of flat) {
+        const t = typeof x;
+        if (t !== 'string' && t !== 'number' && t !== 'boolean' && t !== 'bigint') return m;
+      }
+      key = flat.toString();
+    } else if (k === null || (typeof k !== 'object' && typeof k !== 'function')) {
+      key = String(k);
+    } else {
+      return m;
+    }
+    if (key === '__proto__') defineOwn(o, key, v);
+    else o[key] = v;
+  }
+  return o;
+}
+
 /** Tapes nested deeper than this are built without recursion (DeepReader). */
 const RECURSION_SAFE_DEPTH = 400;
 
@@ -1548,7 +1583,7 @@ class DeepReader extends TapeReader {
           break;
         }
         stack.pop();
-        value = f.c;
+        value = f.tag === 14 && this.arrKeys ? arrayKeyed(f.c) : f.c;
       }
     }
   }

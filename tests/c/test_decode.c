@@ -542,11 +542,11 @@ static void test_maps(void) {
     tu_dec_free(&x);
     tu_end();
 
-    tu_case("non-string key -> MAP");
+    tu_case("number, nil, boolean keys -> OBJ (property names); other keys -> MAP");
     wp_tables_reset(&T);
     CHECK_ERR(dec_hex(&x, "82 a1 61 01 02 03", O, &b), WP_OK);
     CHECK_EQ_U(x.d.tape_len, 5);
-    CHECK_EQ_U(x.d.tape[0], W(WP_T_MAP, 2));
+    CHECK_EQ_U(x.d.tape[0], W(WP_T_OBJ, 2));
     CHECK(tu_tag(x.d.tape[1]) == WP_T_KEY || tu_tag(x.d.tape[1]) == WP_T_STRA, "string key entry");
     CHECK_EQ_U(x.d.tape[2], W(WP_T_INT, 1));
     CHECK_EQ_U(x.d.tape[3], W(WP_T_INT, 2));
@@ -554,7 +554,13 @@ static void test_maps(void) {
     CHECK_EQ_U(T.nshapes, 0);
     tu_dec_free(&x);
     CHECK_ERR(dec_hex(&x, "81 c0 c3", O, &b), WP_OK);
-    CHECK_TAPE(&x, W(WP_T_MAP, 1), WP_T_NIL, WP_T_TRUE);
+    CHECK_TAPE(&x, W(WP_T_OBJ, 1), WP_T_NIL, WP_T_TRUE);
+    tu_dec_free(&x);
+    CHECK_ERR(dec_hex(&x, "82 c3 c2 d4 00 00 01", O, &b), WP_OK);
+    CHECK_TAPE(&x, W(WP_T_OBJ, 2), WP_T_TRUE, WP_T_FALSE, WP_T_UNDEF, W(WP_T_INT, 1));
+    tu_dec_free(&x);
+    CHECK_ERR(dec_hex(&x, "81 c4 01 07 c3", O, &b), WP_OK);
+    CHECK_EQ_U(x.d.tape[0], W(WP_T_MAP, 1));
     tu_dec_free(&x);
     CHECK_ERR(dec_hex(&x, "81 91 01 c3", O, &b), WP_OK);
     CHECK_TAPE(&x, W(WP_T_MAP, 1), W(WP_T_ARR, 1), W(WP_T_INT, 1), WP_T_TRUE);

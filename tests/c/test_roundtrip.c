@@ -367,8 +367,18 @@ static int cv_value(conv *c) {
         tu_et_len(c->out, tag == WP_T_ARR ? WP_E_ARR : WP_E_MAP, len);
         for (uint32_t k = 0; k < len; k++) {
             if (tag == WP_T_OBJ) {
-                if (!cv_word(c, &word)) return 0;
-                if (cv_string_entry(c, word, 1) != 1) return 0;
+                /* a string, or a scalar that becomes a property name (a number, nil, a boolean,
+                 * undefined: msgpackr coerces them), re-encoded as it came */
+                if (c->i >= c->n) return cv_fail(c, "tape ends early");
+                const uint32_t kt = c->w[c->i] & 0xff;
+                if (kt == WP_T_KEY || kt == WP_T_STRA || kt == WP_T_STRU) {
+                    if (!cv_word(c, &word)) return 0;
+                    if (cv_string_entry(c, word, 1) != 1) return 0;
+                } else if (kt <= WP_T_I64 || kt == WP_T_F32 || kt == WP_T_UNDEF) {
+                    if (!cv_value(c)) return 0;
+                } else {
+                    return cv_fail(c, "OBJ key that cannot be a property name");
+                }
             } else if (tag == WP_T_MAP) {
                 if (!cv_value(c)) return 0;
             }

@@ -468,7 +468,8 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             /* a bundled string reference is a string; the bundle before it keeps the map's keys
              * strings (the value it wraps is the key) */
             int str = tag == WP_T_KEY || tag == WP_T_STRA || tag == WP_T_STRU || tag == WP_T_STR8 || tag == WP_T_BREF || tag == WP_T_BUNDLE;
-            int coercible = cbor && (tag == WP_T_INT || tag == WP_T_I32 || tag == WP_T_U32 || tag == WP_T_U64 ||
+            /* numbers, booleans, nil, undefined: property names (msgpackr and cbor-x coerce them) */
+            int coercible = (tag == WP_T_INT || tag == WP_T_I32 || tag == WP_T_U32 || tag == WP_T_U64 ||
                                      tag == WP_T_I64 || tag == WP_T_N64 || tag == WP_T_F64 || tag == WP_T_F32 ||
                                      tag == WP_T_FALSE || tag == WP_T_TRUE || tag == WP_T_NIL || tag == WP_T_UNDEF);
             /* inside a packed item (tag 51), packed references (simple 0-15, tag 6) stand for the

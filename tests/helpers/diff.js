@@ -11,8 +11,9 @@
 //   RegExp 0x78, and every type-0 extension is undefined; those values must agree exactly)
 //     proto-key            a '__proto__' key stays '__proto__' (msgpackr renames it '__proto_'),
 //                          in maps and in record keys
-//     non-string-keys      a map with any non-string key is a Map (msgpackr stringifies the keys,
-//                          or throws on an object key) (option mapsAsObjects)
+//     non-string-keys      a map with a key that is no string, number, boolean, nil or undefined
+//                          (bytes, an array, a map, an extension) is a Map, where msgpackr throws
+//                          (option mapsAsObjects); the others are coerced as msgpackr coerces them
 //     timestamp-floor      nanoseconds floor to the millisecond (msgpackr keeps the fraction and
 //                          the Date constructor truncates it toward zero)
 //     bad-timestamp        size other than 4/8/12, or nanoseconds >= 1e9: DecodeError BAD_TIMESTAMP
