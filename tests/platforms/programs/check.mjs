@@ -28,6 +28,15 @@ export function makeValue() {
   };
 }
 
+/**
+ * makeValue() as the free unpack gives it back: MessagePack has no Map type, so the Map is an
+ * object, its number key coerced to a property name, as msgpackr does (CBOR's tag 259 keeps it).
+ * @param {ReturnType<typeof makeValue>} value
+ */
+export function asUnpacked(value) {
+  return { ...value, nested: { ...value.nested, map: { 1: 'one', two: 2 } } };
+}
+
 /** @returns {string} a description of the first difference, or '' when equal */
 export function diff(a, b, path = '$') {
   if (typeof a !== typeof b) return `${path}: ${typeof a} vs ${typeof b}`;
@@ -104,10 +113,11 @@ export function roundTrip(msgpack, cbor, tc) {
         const t = diff(value, mod[dec](tagged));
         if (t) problems.push(`cbor (tagUint8Array) round trip: ${t}`);
       }
-      const d = diff(value, mod[dec](bytes));
+      const want = name === 'msgpack' ? asUnpacked(value) : value;
+      const d = diff(want, mod[dec](bytes));
       if (d) problems.push(`${name} round trip: ${d}`);
       // decode again: the shape cache and generated constructors are in use by then
-      const again = diff(value, mod[dec](bytes.slice()));
+      const again = diff(want, mod[dec](bytes.slice()));
       if (again) problems.push(`${name} second decode: ${again}`);
       try {
         mod[dec](bytes.subarray(0, bytes.length - 3));

@@ -2,7 +2,7 @@
 // answers with its own checks and the value re-encoded as CBOR.
 import { pack } from '/node_modules/wirepack/js/src/index.browser.js';
 import { decode } from '/node_modules/wirepack/js/src/cbor.browser.js';
-import { makeValue, diff } from '/check.mjs';
+import { makeValue, asUnpacked, diff } from '/check.mjs';
 
 const w = /** @type {any} */ (window);
 const worker = new Worker(new URL('./worker.mjs', import.meta.url), { type: 'module' });
@@ -15,7 +15,8 @@ worker.onmessage = ({ data }) => {
     worker.postMessage(bytes, [bytes.buffer]);
     return;
   }
-  const echoed = diff(makeValue(), decode(data.cbor));
+  // (the worker unpacked the MessagePack bytes: the Map came back an object)
+  const echoed = diff(asUnpacked(makeValue()), decode(data.cbor));
   if (echoed) data.result.problems.push('worker echo: ' + echoed);
   data.result.ok = data.result.problems.length === 0;
   w.__wirepackResult = { platform: 'web worker', ...data.result };
