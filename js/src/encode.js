@@ -1356,11 +1356,7 @@ function endBundle(T) {
  */
 function walk(root, keys) {
   let t = root;
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
-    const next = t.key === k ? t.child : t.more === null ? undefined : t.more.get(k);
-    t = next || addTransition(t, k);
-  }
+  for (let i = 0; i < keys.length; i++) t = stepFrom(t, keys[i]) || addTransition(t, keys[i]);
   return t;
 }
 
@@ -1372,12 +1368,20 @@ function walk(root, keys) {
 function lookup(root, keys) {
   let t = root;
   for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
-    const next = t.key === k ? t.child : t.more === null ? undefined : t.more.get(k);
+    const next = stepFrom(t, keys[i]);
     if (!next) return null;
     t = next;
   }
   return t;
+}
+
+/**
+ * The transition from t by key k, if t has one.
+ * @param {Transition} t @param {string} k
+ * @returns {Transition | null | undefined}
+ */
+function stepFrom(t, k) {
+  return t.key === k ? t.child : t.more === null ? undefined : t.more.get(k);
 }
 
 /**
