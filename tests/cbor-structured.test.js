@@ -131,6 +131,28 @@ describe('structuredClone', () => {
     expect(decode(fromHex('82d81c01d81d00'))).toEqual([1, 1]);
   });
 
+  test('values read again inside values read again: resolved a few levels deep, and hostile nesting fails in linear time', () => {
+    // depth n: 28(27(["Error", "m", {cause: ...}])) around an array of references to each level;
+    // each level's content is read again, which reads every level inside it again: 2^n reads
+    // without a bound (n = 40 would not finish)
+    const nested = (n) => {
+      let h = '';
+      for (let i = 0; i < n; i++) h += 'd81c' + 'd81b83' + '654572726f72' + '616d' + 'a1656361757365';
+      h += n < 24 ? (0x80 + n).toString(16) : '98' + n.toString(16).padStart(2, '0');
+      for (let i = 0; i < n; i++) h += 'd81d' + (i < 24 ? i.toString(16).padStart(2, '0') : '18' + i.toString(16).padStart(2, '0'));
+      return fromHex(h);
+    };
+    const v = decode(nested(3));
+    expect(v).toBeInstanceOf(Error);
+    expect(v.cause.cause.cause).toEqual([v, v.cause, v.cause.cause]);
+    expect(v.cause.cause.cause[0]).toBe(v);
+    let err;
+    try { decode(nested(40)); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(DecodeError);
+    expect(err.code).toBe('BAD_REFERENCE');
+    expect(decode(fromHex('82d81c01d81d00'))).toEqual([1, 1]);
+  });
+
   test('an extension instance that refers to itself (cbor-x\'s own test): the content read again, as cbor-x does', () => {
     class Extended {}
     addExtension({

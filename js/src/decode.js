@@ -668,6 +668,8 @@ export class TapeReader {
     /** where the content of the last shareable value a reference took began: [tape word, ASCII
      * offset, units offset] (readHeld, for reread) @type {[number, number, number] | null} */
     this.held = null;
+    /** tape words this call may still read again (reread) */
+    this.rereadLeft = 0;
     this.begin(input, opts);
   }
 
@@ -693,6 +695,7 @@ export class TapeReader {
     this.opts = opts;
     this.roundF32 = opts.useFloat32 > 2;
     this.arrKeys = opts.allowArraysInMapKeys && opts.mapsAsObjects && !opts.cbor;
+    this.rereadLeft = 8 * input.length + 4096;
     this.codegen = opts.codegen !== false;
     this.call = rt.calls;
     this.ap = R[res + 2];
@@ -1137,6 +1140,12 @@ export class TapeReader {
     }
     const [t0, ao, uo] = this.held;
     this.held = null;
+    // (such values nested in each other would each read the ones inside again: 2^depth reads of
+    // the innermost; the tape words read again in a call are bounded by its input, so hostile
+    // nesting costs linear time and then fails)
+    if ((this.rereadLeft -= this.t - t0) < 0) {
+      throw new DecodeError('BAD_REFERENCE', 0, `Shared reference ${idx}: values that refer to themselves while being built, nested too deep to read again`);
+    }
     const shared = /** @type {any[]} */ (this.shared);
     // (the shareable values inside the content are registered again, at the same indices)
     shared.length = idx + 1;
@@ -1148,9 +1157,15 @@ export class TapeReader {
     const again = this.v();
     if (this.t !== end) throw new Error('wirepack: corrupt tape (a shareable value read again)');
     if (again !== first && again !== null && typeof again === 'object') {
-      for (const k of Object.keys(again)) {
-        if (k === '__proto__') defineOwn(first, k, again[k]);
-        else first[k] = again[k];
+      // every own property as it is (an Error's message and cause are not enumerable; cbor-x's
+      // Object.assign leaves them, and with them the references in them, as the first read had them)
+      try {
+        for (const k of Reflect.ownKeys(again)) {
+          const d = Object.getOwnPropertyDescriptor(again, k);
+          if (d !== undefined) Object.defineProperty(first, k, d);
+        }
+      } catch (e) {
+        throw new DecodeError('BAD_REFERENCE', 0, `Shared reference ${idx} to ${what} still being built that became a value that cannot be filled (${/** @type {Error} */ (e).message})`);
       }
     }
     return first;
