@@ -119,24 +119,36 @@ WP_INLINE uint32_t wp_rec_slot(uint32_t s, uint32_t h) {
 
 WP_INLINE bool wp_bit(const uint32_t *set, uint32_t t) { return (set[t >> 5] >> (t & 31u)) & 1u; }
 
-/* Undo the record definitions of a call (pairs of slot, old value; newest last). */
+/* The header of the extension at start (first byte b) in a map key's place: its bytes up to and
+ * with the type byte (0 when b starts no extension or the header is cut), its type and its data
+ * length. */
+static uint32_t wp_mp_ext_head(const wp_reader *r, uint32_t start, uint32_t b, uint32_t *type, uint32_t *n) {
+    const uint8_t *q = r->base + start;
+    const uint32_t left = r->len - start;
+    uint32_t hl;
+    if (b >= 0xd4 && b <= 0xd8) hl = 2;
+    else if (b == 0xc7) hl = 3;
+    else if (b == 0xc8) hl = 4;
+    else if (b == 0xc9) hl = 6;
+    else return 0;
+    if (left < hl) return 0;
+    *n = b >= 0xd4 ? 1u << (b - 0xd4) : b == 0xc7 ? q[1] : b == 0xc8 ? wp_be16(q + 1) : wp_be32(q + 1);
+    *type = q[hl - 1];
+    return hl;
+}
+
 /* Whether the extension at start (first byte b) is one the value path makes undefined (a type-0
  * extension that no extension of the host takes: any, as msgpackr reads them, once the host gave
  * its extension table; d4 00 00 without one): a map key msgpackr coerces to "undefined". */
 static bool wp_mp_undef_ext(const wp_reader *r, uint32_t start, uint32_t b, const wp_ext_config *xc) {
-    const uint8_t *q = r->base + start;
-    const uint32_t left = r->len - start;
-    uint32_t hl, n; /* header bytes up to and with the type; data bytes */
-    if (b >= 0xd4 && b <= 0xd8) { hl = 2; n = 1u << (b - 0xd4); }
-    else if (b == 0xc7) { hl = 3; n = left >= 2 ? q[1] : 0; }
-    else if (b == 0xc8) { hl = 4; n = left >= 3 ? wp_be16(q + 1) : 0; }
-    else if (b == 0xc9) { hl = 6; n = left >= 5 ? wp_be32(q + 1) : 0; }
-    else return false;
-    if (left < hl || q[hl - 1] != 0) return false;
+    uint32_t type, n;
+    const uint32_t hl = wp_mp_ext_head(r, start, b, &type, &n);
+    if (hl == 0 || type != 0) return false;
     if (xc) return !(wp_bit(xc->any, 0) || (b == 0xd4 && wp_bit(xc->fix1, 0)) || wp_bit(xc->raw, 0));
-    return n == 1 && left > hl && q[hl] == 0;
+    return n == 1 && r->len - start > hl && r->base[start + hl] == 0;
 }
 
+/* Undo the record definitions of a call (pairs of slot, old value; newest last). */
 static void wp_rec_undo(uint32_t *recs, const uint32_t *undo, uint32_t n) {
     while (n >= 2) {
         n -= 2;
@@ -392,10 +404,9 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                  * bytes, not raw); any other extension is a key of its own kind (the map is a Map) */
                 bool str_like = b == 0xc1 && b_S != UINT32_MAX;
                 if (bundles && !str_like && (b == 0xd6 || b == 0xc7 || b == 0xc8 || b == 0xc9) && wp_rd_has(&r, 6)) {
-                    const uint8_t *q = wp_rd_ptr(&r);
-                    uint32_t to = b == 0xd6 ? 1 : b == 0xc7 ? 2 : b == 0xc8 ? 3 : 5;
-                    uint32_t en = b == 0xd6 ? 4 : b == 0xc7 ? q[1] : b == 0xc8 ? wp_be16(q + 1) : wp_be32(q + 1);
-                    str_like = q[to] == 0x62 && en >= 4 && !(xc && wp_bit(xc->raw, 0x62));
+                    uint32_t et, en;
+                    wp_mp_ext_head(&r, start, b, &et, &en); /* (6 bytes are there: the whole header) */
+                    str_like = et == 0x62 && en >= 4 && !(xc && wp_bit(xc->raw, 0x62));
                 }
                 /* numbers, nil and booleans become property names, as msgpackr coerces them (a
                  * fixint 0x40..0x7f only where no record has that id: else it is a record) */

@@ -679,7 +679,8 @@ export class Decoder extends Unpackr {
               break;
             }
           }
-          if (/Error$/.test(value[0])) return errorFromGeneric(value);
+          // (an Error's options may carry AggregateError's errors)
+          if (/Error$/.test(value[0])) return errorNamed(value[0], value[1], value[2], value[2] != null ? value[2].errors : undefined);
           break;
         }
         case 259:
@@ -1843,21 +1844,6 @@ export class Encoder extends Packr {
     }
     this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
   }
-}
-
-/**
- * The Error of a generic object (tag 27) whose name ends in "Error": [name, message, options]; a
- * standard class by its name, else an Error with that name; AggregateError with the errors of its
- * options.
- * @param {any[]} value
- * @returns {Error}
- */
-function errorFromGeneric(value) {
-  const [name, message, options] = value;
-  if (name === 'AggregateError' && typeof AggregateError === 'function' && options !== null && typeof options === 'object' && Array.isArray(options.errors)) {
-    return new AggregateError(options.errors, message, options);
-  }
-  return errorNamed(name, message, options);
 }
 
 // the free functions write and read plain CBOR (no records), as cbor-x's do

@@ -665,9 +665,6 @@ export class TapeReader {
     /** bundled strings (ext 0x62): the two strings of the current bundle */
     this.b1 = '';
     this.b2 = '';
-    /** where the content of the last shareable value a reference took began: [tape word, ASCII
-     * offset, units offset] (readHeld, for reread) @type {[number, number, number] | null} */
-    this.held = null;
     /** tape words this call may still read again (reread) */
     this.rereadLeft = 0;
     this.begin(input, opts);
@@ -718,7 +715,6 @@ export class TapeReader {
     this.inBuf = null;
     this.opts = /** @type {any} */ (null);
     this.A = this.U = this.b1 = this.b2 = '';
-    this.held = null;
     this.shared = null;
     this.phs = null;
     this.clearRecs();
@@ -1011,10 +1007,10 @@ export class TapeReader {
       // empty, the content is read again with the references taking that value (reread)
       /** @type {Record<string, unknown>} */
       const ph = {};
-      const [v, taken] = this.readHeld(idx, ph);
+      const [v, held] = this.readHeld(idx, ph);
       const proto = v !== null && typeof v === 'object' ? Object.getPrototypeOf(v) : undefined;
       if (proto !== Object.prototype && proto !== null) {
-        if (taken) return this.reread(idx, v, 'a record');
+        if (held !== null) return this.reread(idx, v, 'a record', held);
         shared[idx] = v;
         return v;
       }
@@ -1045,8 +1041,8 @@ export class TapeReader {
       // tag became something else, the content is read again (reread, as in the record branch)
       const ph = this.opts.tagPlaceholder(wrap);
       if (ph !== null) {
-        const [v, taken] = this.readHeld(idx, ph);
-        if (!taken) {
+        const [v, held] = this.readHeld(idx, ph);
+        if (held === null) {
           shared[idx] = v;
           return v;
         }
@@ -1054,7 +1050,7 @@ export class TapeReader {
           ph.value = v.value;
           return ph;
         }
-        return this.reread(idx, v, `a tag ${wrap}`);
+        return this.reread(idx, v, `a tag ${wrap}`, held);
       }
     }
     if (tag < 13 || tag > 16) {
@@ -1106,9 +1102,10 @@ export class TapeReader {
 
   /**
    * The next value, read while `ph` stands for shareable value `idx` (references inside it get
-   * ph), and whether a reference took ph (TapeReader#shareable; shareable values only).
+   * ph), and, when a reference took ph, where its content began (for reread), else null
+   * (TapeReader#shareable; shareable values only).
    * @param {number} idx @param {object} ph
-   * @returns {[any, boolean]}
+   * @returns {[any, [number, number, number] | null]}
    */
   readHeld(idx, ph) {
     /** @type {any[]} */ (this.shared)[idx] = ph;
@@ -1118,8 +1115,7 @@ export class TapeReader {
     const v = this.v();
     const taken = phs.get(ph) === true;
     phs.delete(ph);
-    if (taken) this.held = [t0, ao, uo];
-    return [v, taken];
+    return [v, taken ? [t0, ao, uo] : null];
   }
 
   /**
@@ -1132,14 +1128,13 @@ export class TapeReader {
    * is itself). The content's extensions and tags are decoded twice.
    * @param {number} idx @param {any} first
    * @param {string} what the placeholder's kind, for the error when `first` cannot take properties
+   * @param {[number, number, number]} held where the content began (readHeld)
    * @returns {any}
    */
-  reread(idx, first, what) {
-    if (first === null || typeof first !== 'object' || !Object.isExtensible(first) || this.held === null) {
-      throw new DecodeError('BAD_REFERENCE', 0, `Shared reference ${idx} to ${what} still being built that became a value that cannot be filled`);
-    }
-    const [t0, ao, uo] = this.held;
-    this.held = null;
+  reread(idx, first, what, held) {
+    const cannot = `Shared reference ${idx} to ${what} still being built that became a value that cannot be filled`;
+    if (first === null || typeof first !== 'object' || !Object.isExtensible(first)) throw new DecodeError('BAD_REFERENCE', 0, cannot);
+    const [t0, ao, uo] = held;
     // (such values nested in each other would each read the ones inside again: 2^depth reads of
     // the innermost; the tape words read again in a call are bounded by its input, so hostile
     // nesting costs linear time and then fails)
@@ -1165,7 +1160,7 @@ export class TapeReader {
           if (d !== undefined) Object.defineProperty(first, k, d);
         }
       } catch (e) {
-        throw new DecodeError('BAD_REFERENCE', 0, `Shared reference ${idx} to ${what} still being built that became a value that cannot be filled (${/** @type {Error} */ (e).message})`);
+        throw new DecodeError('BAD_REFERENCE', 0, `${cannot} (${/** @type {Error} */ (e).message})`);
       }
     }
     return first;

@@ -51,15 +51,20 @@ if (typeof AggregateError === 'function') ERRORS.AggregateError = AggregateError
 
 /**
  * An Error of a standard class by its name (Error, TypeError, ...; no lookup on anything else), or
- * an Error given that name: what MessagePack's Error extension and CBOR's tag 27 make.
+ * an Error given that name: what MessagePack's Error extension and CBOR's tag 27 make. An
+ * AggregateError needs its errors (an array); without them it is an Error of that name.
  * @param {string} name @param {unknown} message @param {unknown} options the constructor's options
  *   ({cause}), when an object
+ * @param {unknown} [errors] an AggregateError's errors
  * @returns {Error}
  */
-export function errorNamed(name, message, options) {
-  const E = name === 'AggregateError' ? undefined : ERRORS[name];
+export function errorNamed(name, message, options, errors) {
   const o = options !== null && typeof options === 'object' ? /** @type {ErrorOptions} */ (options) : undefined;
-  if (E !== undefined) return new E(/** @type {string} */ (message), o);
+  if (name === 'AggregateError') {
+    if (ERRORS.AggregateError !== undefined && Array.isArray(errors)) return new ERRORS.AggregateError(errors, /** @type {string} */ (message), o);
+  } else if (ERRORS[name] !== undefined) {
+    return new ERRORS[name](/** @type {string} */ (message), o);
+  }
   const e = new Error(/** @type {string} */ (message), o);
   e.name = name;
   return e;
@@ -131,12 +136,10 @@ export function readPrefixExt(type, data, offset, r) {
       const d = r.v();
       if (!Array.isArray(d) || typeof d[0] !== 'string') throw bad(type, offset, 'an Error is [name, message, cause]');
       const name = d[0];
-      if (name === 'AggregateError' && ERRORS.AggregateError) {
-        // msgpackr writes [name, message, cause, errors]; without errors (older writers) it is []
-        if (d.length > 3 && !Array.isArray(d[3])) throw bad(type, offset, 'AggregateError errors must be an array');
-        return new ERRORS.AggregateError(d.length > 3 ? d[3] : [], d[1], { cause: d[2] });
-      }
-      return errorNamed(name, d[1], { cause: d[2] });
+      // msgpackr writes AggregateError as [name, message, cause, errors]; without errors (older
+      // writers) they are []
+      if (name === 'AggregateError' && ERRORS.AggregateError !== undefined && d.length > 3 && !Array.isArray(d[3])) throw bad(type, offset, 'AggregateError errors must be an array');
+      return errorNamed(name, d[1], { cause: d[2] }, d.length > 3 ? d[3] : []);
     }
     case 0x73: {
       const d = r.v();
