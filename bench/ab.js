@@ -32,13 +32,14 @@
 //   walk or build, copies, call set-up). Cases: mp-pack, mp-unpack, cbor-encode, cbor-decode (a
 //   stream input timed as one value, the array of its messages), the records decodes
 //   mp-records-unpack, mp-bundled-unpack and cbor-records-decode (one value, defining its
-//   records), and the chunk decodes mp-stream-unpack and cbor-stream-decode (C_CALLS).
+//   records), mp-shared-unpack (one value, its records shared structures), and the chunk decodes mp-stream-unpack and cbor-stream-decode (C_CALLS).
 //
 // Cases are `<format>-<op>:<input>`: mp-pack, mp-unpack, cbor-encode, cbor-decode (the free
 // functions, as the peers' own benchmarks call them), mp-records-pack, mp-records-unpack,
 // cbor-records-encode, cbor-records-decode (the default instances, `new Packr()` / `new
 // Encoder()`), mp-bundled-pack, mp-bundled-unpack (`new Packr(bundledOptions())`, the peers
-// suite's bundled strings), mp-stream-pack, mp-stream-unpack, cbor-stream-encode, cbor-stream-decode (the
+// suite's bundled strings), mp-shared-pack, mp-shared-unpack (`new Packr({ structures: [] })`,
+// the peers suite's records mode: after the first message, records refer to shared structures), mp-stream-pack, mp-stream-unpack, cbor-stream-encode, cbor-stream-decode (the
 // codec inside the library's PackrStream/UnpackrStream or EncoderStream/DecoderStream: 100
 // sequential packs, or one 100-message chunk decoded; see streamOperation), over
 // sample-small, sample-datatypes, example4 (bench/fixtures), fluentd (the stream suite's
@@ -113,13 +114,13 @@ async function loadInput(name) {
 function operation(kind, lib, input) {
   const msgs = input.stream ? input.doc : [input.doc];
   const [fmt, ...rest] = kind.split('-');
-  const bundled = rest[0] === 'bundled', records = rest[0] === 'records' || bundled;
+  const bundled = rest[0] === 'bundled', shared = rest[0] === 'shared', records = rest[0] === 'records' || bundled || shared;
   const op = rest[rest.length - 1];
   if (rest[0] === 'stream') return streamOperation(fmt, op, lib, msgs);
-  if (bundled && fmt !== 'mp') throw new Error(`bench/ab.js: bundled strings are MessagePack's (${kind})`);
+  if ((bundled || shared) && fmt !== 'mp') throw new Error(`bench/ab.js: bundled strings and shared structures are MessagePack's (${kind})`);
   let enc, dec;
   if (fmt === 'mp') {
-    const p = bundled ? new lib.mp.Packr(bundledOptions()) : records ? new lib.mp.Packr() : null;
+    const p = bundled ? new lib.mp.Packr(bundledOptions()) : shared ? new lib.mp.Packr({ structures: [] }) : records ? new lib.mp.Packr() : null;
     enc = p ? (v) => p.pack(v) : (v) => lib.mp.pack(v);
     dec = p ? (b) => p.unpack(b) : (b) => lib.mp.unpack(b);
   } else if (fmt === 'cbor') {
@@ -179,6 +180,7 @@ const C_CALLS = {
   'cbor-decode': ['wpw_cbor_decode', (lib, v) => lib.cbor.decode(lib.cbor.encode(v))],
   'mp-records-unpack': ['wpw_decode', (lib, v) => { const p = new lib.mp.Packr(); return p.unpack(p.pack(v)); }],
   'mp-bundled-unpack': ['wpw_decode', (lib, v) => { const p = new lib.mp.Packr(bundledOptions()); return p.unpack(p.pack(v)); }],
+  'mp-shared-unpack': ['wpw_decode', (lib, v) => { const p = new lib.mp.Packr({ structures: [] }); p.pack(v); return p.unpack(p.pack(v)); }],
   'cbor-records-decode': ['wpw_cbor_decode', (lib, v) => { const e = new lib.cbor.Encoder(); return e.decode(e.encode(v)); }],
   'mp-stream-unpack': ['wpw_decode', (lib, v) => streamOperation('mp', 'unpack', lib, [v]).run()],
   'cbor-stream-decode': ['wpw_cbor_decode', (lib, v) => streamOperation('cbor', 'decode', lib, [v]).run()],
