@@ -1333,11 +1333,12 @@ export class Encoder extends Packr {
    * @param {Tape} T
    */
   writePrefix(T) {
-    // the options that keep plain objects off writePlainMap, tested once per call
-    T.plainMaps = T.forIn && !this.useRecords && this.keyMap === null && this.packMap === null && this.skipFunction !== true;
     if (this.structuredClone) T.refs = new Map();
     if (this.useSelfDescribedHeader) this.writeTag(T, 55799);
     if (this.packTable !== null) this.writePackedTable(T);
+    // the options that keep plain objects off writePlainMap, tested once per call (after the
+    // packed table, whose strings make keys references too)
+    T.plainMaps = T.forIn && !this.useRecords && this.keyMap === null && this.packMap === null && this.skipFunction !== true;
   }
 
   /**
