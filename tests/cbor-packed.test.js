@@ -173,3 +173,65 @@ describe('decoding packed CBOR', () => {
     expect(d.decode(fromHex('82e0e1'))).toEqual(['shared0', 'shared1']);
   });
 });
+
+describe('shared packed values (sharedValues, findCommonStringsToPack)', () => {
+  const shared = ['shared string', 'another shared', 'x'];
+
+  test('sharedValues: strings of the list are references to their index, as cbor-x writes them', () => {
+    const v = ['shared string', ['x', 'another shared', 'not shared'], 'shared string'];
+    const ours = new Encoder({ sharedValues: shared, useRecords: false }).encode(v);
+    expect(hex(ours)).toBe('83e083e2e16a6e6f7420736861726564e0');
+    expect(hex(ours)).toBe(hex(new cborx.Encoder({ sharedValues: shared, useRecords: false }).encode(v)));
+    expect(new Decoder({ sharedValues: shared }).decode(ours)).toEqual(v);
+    expect(new cborx.Decoder({ sharedValues: shared }).decode(ours)).toEqual(v);
+    // without the list, the references are simple values
+    expect(decode(ours)[0]).toEqual(new Simple(0));
+  });
+
+  test('sharedValues with pack: after the private values (tag 6 from index 16), as a Decoder with pack reads them', () => {
+    const v = ['shared string', 'abcd', 'abcd', 'another shared'];
+    const ours = new Encoder({ sharedValues: shared, pack: true, useRecords: false }).encode(v);
+    // 51([["abcd"], [], [], [6(0), simple(0), simple(0), 6(-1)]])
+    expect(hex(ours)).toBe('d833848164616263648080' + '84c600e0e0c620');
+    expect(new Decoder({ sharedValues: shared, pack: true }).decode(ours)).toEqual(v);
+    expect(new cborx.Decoder({ sharedValues: shared, pack: true }).decode(ours)).toEqual(v);
+  });
+
+  test.each([false, true])('findCommonStringsToPack (pack: %s): byte-exact with cbor-x over a sequence, and decodable', (pack) => {
+    const ours = new Encoder({ pack, useRecords: true }), theirs = new cborx.Encoder({ pack, useRecords: true });
+    const finishOurs = ours.findCommonStringsToPack(), finishTheirs = theirs.findCommonStringsToPack();
+    for (let i = 0; i < 20; i++) {
+      const v = { shouldShare: 'same each time', shouldShare2: 'same each time 2', shouldntShare: 'different each time ' + i, list: ['same each time', 'word' + (i % 3)] };
+      if (i === 10) {
+        finishOurs({ threshold: 5 });
+        finishTheirs({ threshold: 5 });
+        expect(ours.sharedValues).toEqual(theirs.sharedValues);
+        expect(ours.sharedValues).toContain('same each time');
+        expect(ours.sharedValues).not.toContain('different each time 3');
+      }
+      const bytes = ours.encode(v);
+      expect(hex(bytes), `message ${i}`).toBe(hex(theirs.encode(v)));
+      expect(ours.decode(bytes)).toEqual(v);
+      expect(theirs.decode(bytes)).toEqual(v);
+      expect(new Decoder({ sharedValues: ours.sharedValues, pack }).decode(bytes)).toEqual(v);
+      if (i >= 10) expect(bytes.length).toBeLessThan(new Encoder({ pack, useRecords: true }).encode(v).length);
+    }
+  });
+
+  test('findCommonStringsToPack: new values follow the shared values already there, and are saved with the structures', () => {
+    let saved = null;
+    const e = new Encoder({ sharedValues: ['first'], saveStructures: (s) => { saved = s; }, getStructures: () => saved, useRecords: false });
+    const finish = e.findCommonStringsToPack();
+    for (let i = 0; i < 6; i++) e.encode(['common', 'first', 'rare' + i]);
+    finish();
+    expect(e.sharedValues).toEqual(['first', 'common']);
+    expect(saved.packedValues).toEqual(['first', 'common']);
+    const bytes = e.encode(['common', 'first', 'rare']);
+    expect(hex(bytes)).toBe('83e1e064726172' + '65');
+    expect(new Decoder({ sharedValues: ['first', 'common'] }).decode(bytes)).toEqual(['common', 'first', 'rare']);
+    // counting stopped: a third call of encode adds nothing
+    for (let i = 0; i < 6; i++) e.encode(['later']);
+    finish();
+    expect(e.sharedValues).toEqual(['first', 'common']);
+  });
+});

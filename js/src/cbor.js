@@ -1027,6 +1027,9 @@ export class Decoder extends Unpackr {
  * @property {boolean} [pack] Packed CBOR: strings met twice or more go into a table (tag 51)
  *   and are referenced (simple values 0-15, tag 6)
  * @property {number} [maxPrivatePackedValues] most strings in that table
+ * @property {any[]} [sharedValues] shared packed values: strings written as references to their
+ *   index (after the maxPrivatePackedValues private ones when packing), which the decoding side
+ *   must be given too (findCommonStringsToPack makes them)
  * @property {boolean} [bundleStrings] cbor-x's bundled strings: strings of 4 to 1023 characters
  *   are written as their length (tags 14/15) and joined into two strings at the end (tag 0xdff9
  *   holds where); both sides must support it (not with deterministic)
@@ -1140,8 +1143,18 @@ export class Encoder extends Packr {
     this.maxSharedStructures = maxShared;
     /** @type {number | undefined} */
     this.sharedVersion = undefined;
+    /** shared packed values (cbor-x's): strings that are written as references to them */
     /** @type {any[] | undefined} */
-    this.sharedValues = undefined;
+    this.sharedValues = Array.isArray(o.sharedValues) ? o.sharedValues : undefined;
+    /** string -> reference index of sharedValues (sharedMapOf its array, at sharedMapLen entries) */
+    /** @type {Map<string, number> | null} */
+    this.sharedMap = null;
+    /** @type {any[] | null} */
+    this.sharedMapOf = null;
+    this.sharedMapLen = 0;
+    /** findCommonStringsToPack's counts of the strings encoded until its function is called */
+    /** @type {Map<string, number> | null} */
+    this.sampling = null;
     /** transition nodes of ids defined in this call (cleared after it unless sequential) */
     /** @type {IdQueue<any>} */
     this.recordIdsToRemove = new IdQueue(MAX_STRUCTURES);
@@ -1193,8 +1206,9 @@ export class Encoder extends Packr {
    */
   encode(value) {
     const records = this.useRecords;
-    if (!records && !this.packStrings && !this.cborBundles) return this.pack(value); // the plain path
+    if (!records && !this.packStrings && !this.cborBundles && this.sampling === null && this.sharedValues === undefined) return this.pack(value); // the plain path
     if (records) this.startRecords();
+    this.sharedMap = this.sharedValues !== undefined || this.sampling !== null ? this.sharedStrings() : null;
     this.packTable = this.packStrings ? this.findPacked(value) : null;
     const savedBundle = this.bundle;
     // as cbor-x: a bundle opens at the first string of 4 to 1023 characters (size Infinity)
@@ -1240,6 +1254,8 @@ export class Encoder extends Packr {
   /** @returns {Decoder} */
   getDecoder() {
     const d = this.decoder || (this.decoder = new Decoder(this.decoderOptions));
+    // (the shared values this encoder writes references to, as they are now)
+    if (this.sharedValues !== undefined || this.sharedMapOf !== null) d.sharedValues = this.sharedValues;
     if (this.maxSharedStructures > 0 || this.sequential) {
       if (this.recStructures.uninitialized) this.startRecords();
       d.structures = this.recStructures;
@@ -1321,6 +1337,58 @@ export class Encoder extends Packr {
   }
 
   /**
+   * The reference index of each string of sharedValues (after the maxPrivatePackedValues private
+   * ones when packing, as a Decoder with `pack` reads them), made again when sharedValues is
+   * another array or has grown; and from now on strings go through writeStrings.
+   * @returns {Map<string, number>}
+   */
+  sharedStrings() {
+    const sv = this.sharedValues || [];
+    if (this.sharedMap === null || this.sharedMapOf !== sv || this.sharedMapLen !== sv.length) {
+      const base = this.packStrings ? this.maxPrivatePackedValues || 16 : 0;
+      const map = new Map();
+      for (let i = 0; i < sv.length; i++) if (typeof sv[i] === 'string' && !map.has(sv[i])) map.set(sv[i], base + i);
+      this.sharedMap = map;
+      this.sharedMapOf = sv;
+      this.sharedMapLen = sv.length;
+    }
+    /** @type {any} */ (this).write = this.writeStrings;
+    return this.sharedMap;
+  }
+
+  /**
+   * cbor-x's findCommonStringsToPack: from now on, count the strings encoded (with `pack`, once per
+   * message each, as its table counts them); the function returned makes those counted more than
+   * `threshold` times (default 4) shared values, written as references from then on, saves them
+   * with the structures (saveStructures) and stops counting. The decoding side needs the same
+   * sharedValues (this encoder's decode has them). Unlike cbor-x, the new values' indices follow
+   * those already in sharedValues, and start after the private ones when packing (cbor-x numbers
+   * them from the private count again, or from 0 for sharedValues given to the constructor with
+   * `pack`, which its decoder then reads as other values).
+   * @returns {(options?: {threshold?: number}) => void}
+   */
+  findCommonStringsToPack() {
+    this.sampling = new Map();
+    this.sharedStrings();
+    return (options) => {
+      const counts = this.sampling;
+      if (counts === null) return;
+      const threshold = (options && options.threshold) || 4;
+      const sv = this.sharedValues || (this.sharedValues = []);
+      const have = this.sharedStrings();
+      for (const [s, n] of counts) {
+        if (n > threshold && !have.has(s)) {
+          sv.push(s);
+          this.hasSharedUpdate = true;
+        }
+      }
+      this.sampling = null;
+      this.sharedStrings();
+      while (this.recSave && this.updateSharedData() === false) {}
+    };
+  }
+
+  /**
    * keyMap: the key a property is written with (cbor-x's encodeKey).
    * @param {any} key
    */
@@ -1338,7 +1406,7 @@ export class Encoder extends Packr {
     if (this.packTable !== null) this.writePackedTable(T);
     // the options that keep plain objects off writePlainMap, tested once per call (after the
     // packed table, whose strings make keys references too)
-    T.plainMaps = T.forIn && !this.useRecords && this.keyMap === null && this.packMap === null && this.skipFunction !== true;
+    T.plainMaps = T.forIn && !this.useRecords && this.keyMap === null && this.packMap === null && this.sharedMap === null && this.skipFunction !== true;
   }
 
   /**
@@ -1374,16 +1442,19 @@ export class Encoder extends Packr {
     const counts = new Map();
     /** @type {string[]} */
     const values = [];
-    const max = this.maxPrivatePackedValues || Infinity;
+    const shared = this.sharedMap, sampling = this.sampling;
+    const max = this.maxPrivatePackedValues || (shared !== null ? 16 : Infinity);
     const includeKeys = !this.useRecordsOption;
     /** @param {unknown} v @param {number} depth */
     const walk = (v, depth) => {
       if (typeof v === 'string') {
         if (v.length > 3) {
-          if (values.length >= max) return;
+          if (values.length >= max || (shared !== null && shared.has(v))) return;
           const c = counts.get(v);
-          if (c === undefined) counts.set(v, 1);
-          else if (c + 1 === 2) {
+          if (c === undefined) {
+            counts.set(v, 1);
+            if (sampling !== null) sampling.set(v, (sampling.get(v) || 0) + 1);
+          } else if (c + 1 === 2) {
             counts.set(v, 2);
             values.push(v);
           } else counts.set(v, c + 1);
@@ -1416,18 +1487,21 @@ export class Encoder extends Packr {
    */
   writeStrings(T, v, depth) {
     if (typeof v === 'string') {
-      if (this.packMap !== null) {
-        const i = this.packMap.get(v);
-        if (i !== undefined) {
-          if (T.p + 4 > T.cap) T.grow(4);
-          if (i < 16) {
-            T.u32[T.p++] = E_SIMPLE | (i << 8);
-          } else {
-            this.writeTag(T, PACKED_REF);
-            this.writeNumber(T, i & 1 ? (15 - i) >> 1 : (i - 16) >> 1);
-          }
-          return;
+      let i = this.packMap !== null ? this.packMap.get(v) : undefined;
+      if (i === undefined && this.sharedMap !== null) {
+        i = this.sharedMap.get(v);
+        // (findCommonStringsToPack without pack: every string met counts)
+        if (i === undefined && this.sampling !== null && !this.packStrings) this.sampling.set(v, (this.sampling.get(v) || 0) + 1);
+      }
+      if (i !== undefined) {
+        if (T.p + 4 > T.cap) T.grow(4);
+        if (i < 16) {
+          T.u32[T.p++] = E_SIMPLE | (i << 8);
+        } else {
+          this.writeTag(T, PACKED_REF);
+          this.writeNumber(T, i & 1 ? (15 - i) >> 1 : (i - 16) >> 1);
         }
+        return;
       }
       const b = this.bundle;
       const n = v.length;
@@ -1607,7 +1681,7 @@ export class Encoder extends Packr {
       this.writeRecord(T, o, depth);
       return;
     }
-    if (this.keyMap === null && this.packMap === null) {
+    if (this.keyMap === null && this.packMap === null && this.sharedMap === null) {
       super.writeMap(T, o, depth);
       return;
     }

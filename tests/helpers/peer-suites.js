@@ -120,10 +120,5 @@ export function cborxSuite() {
     encodeAsAsyncIterable$1: cbor.encodeAsAsyncIterable, DECIMAL_FIT$1: cbor.FLOAT32_OPTIONS.DECIMAL_FIT,
     addExtension$1: cbor.addExtension, sampleData: example4, document: { baseURI: 'file:///nonexistent/' },
   }, []);
-  register(tests, {
-    'CBOR basic tests > encode/decode sample data with shared packing and records':
-      'findCommonStringsToPack (sampling strings into shared packed values) is not implemented (README)',
-    'CBOR basic tests > encode/decode sample data with individual packing, shared packing and records':
-      'findCommonStringsToPack (sampling strings into shared packed values) is not implemented (README)',
-  });
+  register(tests, {});
 }
