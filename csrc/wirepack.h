@@ -147,11 +147,14 @@ enum {
                                          entry) is one DATE entry: its ms as wp_cbor_secs_to_ms computes them */
     WP_DEC_CBOR_RECS = 1u << 8,       /* CBOR tag 0xdfff over [id, keys, ...values], keys internable text as
                                          many as the values: one CREC entry, then the values (WP_T_CREC) */
-    WP_DEC_UTF8_HOST = 1u << 9        /* a string value or key of WP_UTF8_HOST_MIN bytes or more that is not
+    WP_DEC_UTF8_HOST = 1u << 9,       /* a string value or key of WP_UTF8_HOST_MIN bytes or more that is not
                                          ASCII is a STR8 entry: its UTF-8 bytes, in the input, for the host
                                          to decode (a host whose own UTF-8 decoder is faster than the
                                          transcode into the UTF-16 area; valid or not: the host replaces
                                          ill-formed sequences as TextDecoder does, as the transcode would) */
+    WP_DEC_CBOR_SHARED = 1u << 10     /* the host has shared packed values: CBOR simple values 0-15 and tag 6
+                                         as map keys stand for strings everywhere, as inside a packed item
+                                         (the map stays an object; the host resolves them) */
 };
 
 /* The shortest string WP_DEC_UTF8_HOST hands to the host: shorter ones are transcoded, and made into

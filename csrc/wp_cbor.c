@@ -648,8 +648,9 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
         if (is_key && major != 3) {
             uint32_t ai = b & 31u;
             bool coercible = major <= 1 || (major == 7 && ((ai >= 20 && ai <= 23) || (ai >= 25 && ai <= 27)));
-            /* inside a packed item, packed references (simple 0-15, tag 6) stand for strings */
-            if (packed_open && ((major == 7 && ai < 16) || (major == 6 && arg == 6))) coercible = true;
+            /* inside a packed item, or anywhere with shared packed values, packed references
+             * (simple 0-15, tag 6) stand for strings */
+            if ((packed_open || (d->flags & WP_DEC_CBOR_SHARED)) && ((major == 7 && ai < 16) || (major == 6 && arg == 6))) coercible = true;
             /* and inside a bundle, bundled strings (tags 14, 15) */
             if (major == 6 && ((bundle_end && (arg == 14 || arg == 15)) || arg == 0xdff9u)) coercible = true;
             top->flags &= coercible ? ~(uint32_t)FR_ALL_INTERNED : ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);

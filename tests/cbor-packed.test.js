@@ -9,7 +9,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import * as cborx from 'cbor-x';
-import { decode, Encoder, Decoder, Tag, Simple } from 'wirepack/cbor';
+import { decode, Encoder, Decoder, Tag, Simple, DecodeError } from 'wirepack/cbor';
 import { hex, fromHex } from './helpers/bytes.js';
 
 import example4 from './vectors/example4.json';
@@ -216,6 +216,42 @@ describe('shared packed values (sharedValues, findCommonStringsToPack)', () => {
       expect(new Decoder({ sharedValues: ours.sharedValues, pack }).decode(bytes)).toEqual(v);
       if (i >= 10) expect(bytes.length).toBeLessThan(new Encoder({ pack, useRecords: true }).encode(v).length);
     }
+  });
+
+  test('sharedValues as map keys: objects (records off), from cbor-x and from wirepack, as cbor-x reads them', () => {
+    const keys = ['name', 'text', 'id'];
+    const v = [{ name: 'a', id: 1, other: { text: 't', name: 'name' } }, 'text', { x: { id: 2 } }];
+    const theirs = new cborx.Encoder({ sharedValues: keys, useRecords: false }).encode(v);
+    expect(hex(theirs)).toContain('b90003e06161');
+    const d = new Decoder({ sharedValues: keys, useRecords: false });
+    expect(d.decode(theirs)).toEqual(v);
+    expect(new Decoder({ sharedValues: keys, useRecords: false, codegen: false }).decode(theirs)).toEqual(v);
+    const e = new Encoder({ sharedValues: keys, useRecords: false });
+    expect(e.decode(e.encode(v))).toEqual(v);
+    expect(d.decode(e.encode(v))).toEqual(v);
+    // nested past the depth where the reader stops recursing
+    let deep = { name: 'leaf' };
+    for (let i = 0; i < 1500; i++) deep = { id: deep };
+    const deepBytes = fromHex('a1e2'.repeat(1500) + 'a1e0646c656166');
+    expect(new Decoder({ sharedValues: keys, useRecords: false, maxDepth: 2000 }).decode(deepBytes)).toEqual(deep);
+    // without the shared values, the keys are simple values: a Map
+    expect(new Decoder({ useRecords: false }).decode(theirs)[0]).toBeInstanceOf(Map);
+  });
+
+  test('a packed reference as a map key that refers to nothing: BAD_REFERENCE (not a key "[object Object]")', () => {
+    // 51([["abcd"], [], [], {simple(0): 1, simple(5): 2}]), and {simple(0): 1, simple(5): 2} with one shared value
+    const inPacked = fromHex('d833848164616263648080a2e001e502'), bare = fromHex('a2e001e502');
+    for (const [bytes, opts] of [[inPacked, { useRecords: false }], [bare, { sharedValues: ['q'], useRecords: false }], [inPacked, { useRecords: false, codegen: false }]]) {
+      let err;
+      try { new Decoder(opts).decode(bytes); } catch (e) { err = e; }
+      expect(err).toBeInstanceOf(DecodeError);
+      expect(err.code).toBe('BAD_REFERENCE');
+      expect(new Decoder(opts).decode(fromHex('a1e001'))).toEqual(opts.sharedValues ? { q: 1 } : new Map([[new Simple(0), 1]]));
+    }
+    expect(decode(fromHex('d833848164616263648080a1e001'))).toEqual({ abcd: 1 });
+    // the same past the depth where the reader stops recursing
+    expect(() => new Decoder({ sharedValues: ['id'], useRecords: false, maxDepth: 2000 }).decode(fromHex('a1e0'.repeat(1000) + 'a1e501')))
+      .toThrow(expect.objectContaining({ code: 'BAD_REFERENCE' }));
   });
 
   test('findCommonStringsToPack: new values follow the shared values already there, and are saved with the structures', () => {

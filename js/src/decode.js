@@ -39,6 +39,8 @@ export const F_CBOR_DATES = 128;
 export const F_CBOR_RECS = 256;
 /** Long non-ASCII strings as STR8 entries (WP_DEC_UTF8_HOST), made by Buffer#utf8Slice (runtime.js FAST_UTF8). */
 const F_UTF8_HOST = 512;
+/** WP_DEC_CBOR_SHARED: a Decoder with sharedValues (packed references as map keys are strings) */
+export const F_CBOR_SHARED = 1024;
 const VC_INPUT_MAX = 4096;
 /** C error code for an undefined record id (csrc/wirepack.h) */
 const E_UNKNOWN_RECORD = 105;
@@ -1301,7 +1303,8 @@ export class TapeReader {
         for (let i = 0; i < n; i++) {
           const k = this.v();
           if (k === '__proto__') defineOwn(o, k, this.v());
-          else o[k] = this.v();
+          else if (typeof k !== 'object' || k === null) o[k] = this.v();
+          else throw badKey(k);
         }
         return o;
       }
@@ -1467,6 +1470,19 @@ export class TapeReader {
 }
 
 /**
+ * The error for a key of a map C made an object of (its keys strings, numbers, or what stands for
+ * strings: a CBOR packed reference inside a packed item or with sharedValues) that is none: a
+ * packed reference to nothing (cbor-x: "Unknown token"), which as a property name would be
+ * "[object Object]".
+ * @param {unknown} k
+ * @returns {DecodeError}
+ */
+export function badKey(k) {
+  const what = typeof (/** @type {any} */ (k).value) === 'number' ? `simple(${/** @type {any} */ (k).value})` : 'an object';
+  return new DecodeError('BAD_REFERENCE', 0, `A map key that stands for a string (a packed reference) refers to nothing (${what})`);
+}
+
+/**
  * allowArraysInMapKeys (msgpackr's, with maps as objects): a map that is a Map for its keys (C
  * makes one for any key that cannot be a property name) becomes an object when each key is a
  * primitive or an array whose elements, one level flattened, are strings, numbers, booleans or
@@ -1579,6 +1595,7 @@ class DeepReader extends TapeReader {
           if (k === '__proto__') defineOwn(f.c, k, value);
           else f.c[k] = value;
         } else if (!f.hasKey) {
+          if (f.tag === 15 && typeof value === 'object' && value !== null) throw badKey(value);
           f.hasKey = true;
           f.key = value;
           break;

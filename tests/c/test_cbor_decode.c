@@ -1316,6 +1316,33 @@ static void test_crec(void) {
 
 /* ===================================================================== main */
 
+/* WP_DEC_CBOR_SHARED: packed references (simple 0-15, tag 6) as map keys keep a map an object
+ * outside packed items too (the host resolves them with its shared values); other keys that are
+ * no strings still make it a Map, and without the flag references do. */
+static void test_shared_keys(void) {
+    tu_case("WP_DEC_CBOR_SHARED: packed references as map keys outside a packed item");
+    static const struct { const char *hex; uint32_t flags; uint32_t want; } cases[] = {
+        { "a2 e0 01 c6 00 02", WP_DEC_CBOR_SHARED, WP_T_OBJ },
+        { "a2 e0 01 c6 00 02", 0, WP_T_MAP },
+        { "a2 ef 01 6161 02", WP_DEC_CBOR_SHARED, WP_T_OBJ },
+        { "a1 f0 01", WP_DEC_CBOR_SHARED, WP_T_MAP },    /* simple 16: no reference */
+        { "a1 c7 00 01", WP_DEC_CBOR_SHARED, WP_T_MAP }, /* tag 7: no reference */
+        { "a1 41 61 01", WP_DEC_CBOR_SHARED, WP_T_MAP }, /* bytes */
+    };
+    tu_buf b = { 0 };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_dec x;
+        wp_tables_reset(&T);
+        b.len = 0;
+        tu_buf_hex(&b, cases[i].hex);
+        CHECK_ERR(tu_cbor_decode(&x, &T, b.p, b.len, O | cases[i].flags), WP_OK);
+        CHECK((x.d.tape[0] & 0xffu) == cases[i].want, "case %zu: tape starts with %u, want %u", i, x.d.tape[0] & 0xffu, cases[i].want);
+        tu_dec_free(&x);
+    }
+    tu_buf_free(&b);
+    tu_end();
+}
+
 int main(void) {
     for (size_t i = 0; i < sizeof appendix_a / sizeof appendix_a[0]; i++) run_acase("appendix A", i, &appendix_a[i]);
     for (size_t i = 0; i < sizeof extra_ok / sizeof extra_ok[0]; i++) run_acase("extra", i, &extra_ok[i]);
@@ -1330,5 +1357,6 @@ int main(void) {
     test_caller_buffers();
     test_two_ways();
     test_crec();
+    test_shared_keys();
     return tu_finish();
 }
