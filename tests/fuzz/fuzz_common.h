@@ -474,9 +474,11 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
                                      tag == WP_T_FALSE || tag == WP_T_TRUE || tag == WP_T_NIL || tag == WP_T_UNDEF);
             /* inside a packed item (tag 51), packed references (simple 0-15, tag 6) stand for the
              * packed values, which the decoder may let be property names (as cbor-x does) while
-             * its packed table is open: either an object or a Map is then right */
+             * its packed table is open, or anywhere with WP_DEC_CBOR_SHARED (the host's shared
+             * values): either an object or a Map is then right */
             int packed_ref = 0;
             if (cbor && !coercible && ((tag == WP_T_SIMPLE && p < 16) || (tag == WP_T_TAG && p == 6))) {
+                if (d->flags & WP_DEC_CBOR_SHARED) packed_ref = 1;
                 for (size_t j = sp; j; j--)
                     if (fr[j - 1].kind == WP_T_TAG && fr[j - 1].sid == 51) { packed_ref = 1; break; }
             }
