@@ -255,14 +255,15 @@ describe('shared packed values (sharedValues, findCommonStringsToPack)', () => {
   });
 
   test('findCommonStringsToPack: new values follow the shared values already there, and are saved with the structures', () => {
-    let saved = null;
-    const e = new Encoder({ sharedValues: ['first'], saveStructures: (s) => { saved = s; }, getStructures: () => saved, useRecords: false });
+    let saved = null, saves = 0;
+    const e = new Encoder({ sharedValues: ['first'], saveStructures: (s) => { saved = s; saves++; }, getStructures: () => saved, useRecords: false });
     const finish = e.findCommonStringsToPack();
     for (let i = 0; i < 6; i++) e.encode(['common', 'first', 'rare' + i]);
     finish();
     expect(e.sharedValues).toEqual(['first', 'common']);
     expect(saved.packedValues).toEqual(['first', 'common']);
     const bytes = e.encode(['common', 'first', 'rare']);
+    expect(saves).toBe(1); // (once, by the function: not again after the next encode)
     expect(hex(bytes)).toBe('83e1e064726172' + '65');
     expect(new Decoder({ sharedValues: ['first', 'common'] }).decode(bytes)).toEqual(['common', 'first', 'rare']);
     // counting stopped: a third call of encode adds nothing

@@ -1387,6 +1387,8 @@ export class Encoder extends Packr {
       this.sampling = null;
       this.sharedStrings();
       while (this.recSave && this.updateSharedData() === false) {}
+      // (saved here: the next encode has nothing more to save)
+      this.hasSharedUpdate = false;
     };
   }
 

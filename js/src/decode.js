@@ -1477,7 +1477,7 @@ export class TapeReader {
  * @param {unknown} k
  * @returns {DecodeError}
  */
-export function badKey(k) {
+function badKey(k) {
   const what = typeof (/** @type {any} */ (k).value) === 'number' ? `simple(${/** @type {any} */ (k).value})` : 'an object';
   return new DecodeError('BAD_REFERENCE', 0, `A map key that stands for a string (a packed reference) refers to nothing (${what})`);
 }
