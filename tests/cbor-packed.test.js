@@ -266,6 +266,9 @@ describe('shared packed values (sharedValues, findCommonStringsToPack)', () => {
     expect(saves).toBe(1); // (once, by the function: not again after the next encode)
     expect(hex(bytes)).toBe('83e1e064726172' + '65');
     expect(new Decoder({ sharedValues: ['first', 'common'] }).decode(bytes)).toEqual(['common', 'first', 'rare']);
+    // another encoder that loads them decodes with them, before it has encoded anything
+    const loader = new Encoder({ saveStructures: () => {}, getStructures: () => saved, useRecords: false });
+    expect(loader.decode(bytes)).toEqual(['common', 'first', 'rare']);
     // counting stopped: a third call of encode adds nothing
     for (let i = 0; i < 6; i++) e.encode(['later']);
     finish();

@@ -1256,13 +1256,14 @@ export class Encoder extends Packr {
   /** @returns {Decoder} */
   getDecoder() {
     const d = this.decoder || (this.decoder = new Decoder(this.decoderOptions));
-    // (the shared values this encoder writes references to, as they are now)
-    if (this.sharedValues !== undefined || this.sharedMapOf !== null) d.sharedValues = this.sharedValues;
     if (this.maxSharedStructures > 0 || this.sequential) {
       if (this.recStructures.uninitialized) this.startRecords();
       d.structures = this.recStructures;
       d.getShared = this.recGet;
     }
+    // (the shared values this encoder writes references to, as they are now: given, made by
+    // findCommonStringsToPack, or loaded with the structures just above)
+    if (this.sharedValues !== undefined || this.sharedMapOf !== null) d.sharedValues = this.sharedValues;
     return d;
   }
 
@@ -1370,8 +1371,8 @@ export class Encoder extends Packr {
    * @returns {(options?: {threshold?: number}) => void}
    */
   findCommonStringsToPack() {
+    // (each encode makes the map of the shared values, and counts, while sampling is set)
     this.sampling = new Map();
-    this.sharedStrings();
     return (options) => {
       const counts = this.sampling;
       if (counts === null) return;
@@ -1385,7 +1386,6 @@ export class Encoder extends Packr {
         }
       }
       this.sampling = null;
-      this.sharedStrings();
       while (this.recSave && this.updateSharedData() === false) {}
       // (saved here: the next encode has nothing more to save)
       this.hasSharedUpdate = false;
