@@ -32,12 +32,13 @@
 //   walk or build, copies, call set-up). Cases: mp-pack, mp-unpack, cbor-encode, cbor-decode (a
 //   stream input timed as one value, the array of its messages), the records decodes
 //   mp-records-unpack, mp-bundled-unpack and cbor-records-decode (one value, defining its
-//   records), mp-shared-unpack (one value, its records shared structures), and the chunk decodes mp-stream-unpack and cbor-stream-decode (C_CALLS).
+//   records), cbor-packed-decode, mp-shared-unpack (one value, its records shared structures), and the chunk decodes mp-stream-unpack and cbor-stream-decode (C_CALLS).
 //
 // Cases are `<format>-<op>:<input>`: mp-pack, mp-unpack, cbor-encode, cbor-decode (the free
 // functions, as the peers' own benchmarks call them), mp-records-pack, mp-records-unpack,
 // cbor-records-encode, cbor-records-decode (the default instances, `new Packr()` / `new
-// Encoder()`), mp-bundled-pack, mp-bundled-unpack (`new Packr(bundledOptions())`, the peers
+// Encoder()`), cbor-packed-encode, cbor-packed-decode (`new Encoder({ useRecords: false, pack:
+// true })`, the peers suite's packed CBOR), mp-bundled-pack, mp-bundled-unpack (`new Packr(bundledOptions())`, the peers
 // suite's bundled strings), mp-shared-pack, mp-shared-unpack (`new Packr({ structures: [] })`,
 // the peers suite's records mode: after the first message, records refer to shared structures), mp-stream-pack, mp-stream-unpack, cbor-stream-encode, cbor-stream-decode (the
 // codec inside the library's PackrStream/UnpackrStream or EncoderStream/DecoderStream: 100
@@ -115,16 +116,18 @@ function operation(kind, lib, input) {
   const msgs = input.stream ? input.doc : [input.doc];
   const [fmt, ...rest] = kind.split('-');
   const bundled = rest[0] === 'bundled', shared = rest[0] === 'shared', records = rest[0] === 'records' || bundled || shared;
+  const packed = rest[0] === 'packed';
   const op = rest[rest.length - 1];
   if (rest[0] === 'stream') return streamOperation(fmt, op, lib, msgs);
   if ((bundled || shared) && fmt !== 'mp') throw new Error(`bench/ab.js: bundled strings and shared structures are MessagePack's (${kind})`);
+  if (packed && fmt !== 'cbor') throw new Error(`bench/ab.js: packed is CBOR's (${kind})`);
   let enc, dec;
   if (fmt === 'mp') {
     const p = bundled ? new lib.mp.Packr(bundledOptions()) : shared ? new lib.mp.Packr({ structures: [] }) : records ? new lib.mp.Packr() : null;
     enc = p ? (v) => p.pack(v) : (v) => lib.mp.pack(v);
     dec = p ? (b) => p.unpack(b) : (b) => lib.mp.unpack(b);
   } else if (fmt === 'cbor') {
-    const e = records ? new lib.cbor.Encoder() : null;
+    const e = packed ? new lib.cbor.Encoder(packedOptions()) : records ? new lib.cbor.Encoder() : null;
     enc = e ? (v) => e.encode(v) : (v) => lib.cbor.encode(v);
     dec = e ? (b) => e.decode(b) : (b) => lib.cbor.decode(b);
   } else {
@@ -140,6 +143,9 @@ function operation(kind, lib, input) {
   }
   throw new Error(`bench/ab.js: unknown case ${kind}`);
 }
+
+/** The packed cases' Encoder options (the peers suite's packed CBOR row), fresh for each Encoder. */
+const packedOptions = () => ({ useRecords: false, pack: true });
 
 /** Messages per decoded chunk in the stream cases, as the stream suite writes them (JOIN). */
 const STREAM_JOIN = 100;
@@ -182,6 +188,7 @@ const C_CALLS = {
   'mp-bundled-unpack': ['wpw_decode', (lib, v) => { const p = new lib.mp.Packr(bundledOptions()); return p.unpack(p.pack(v)); }],
   'mp-shared-unpack': ['wpw_decode', (lib, v) => { const p = new lib.mp.Packr({ structures: [] }); p.pack(v); return p.unpack(p.pack(v)); }],
   'cbor-records-decode': ['wpw_cbor_decode', (lib, v) => { const e = new lib.cbor.Encoder(); return e.decode(e.encode(v)); }],
+  'cbor-packed-decode': ['wpw_cbor_decode', (lib, v) => { const e = new lib.cbor.Encoder(packedOptions()); return e.decode(e.encode(v)); }],
   'mp-stream-unpack': ['wpw_decode', (lib, v) => streamOperation('mp', 'unpack', lib, [v]).run()],
   'cbor-stream-decode': ['wpw_cbor_decode', (lib, v) => streamOperation('cbor', 'decode', lib, [v]).run()],
 };
