@@ -152,9 +152,13 @@ enum {
                                          to decode (a host whose own UTF-8 decoder is faster than the
                                          transcode into the UTF-16 area; valid or not: the host replaces
                                          ill-formed sequences as TextDecoder does, as the transcode would) */
-    WP_DEC_CBOR_SHARED = 1u << 10     /* the host has shared packed values: CBOR simple values 0-15 and tag 6
+    WP_DEC_CBOR_SHARED = 1u << 10,    /* the host has shared packed values: CBOR simple values 0-15 and tag 6
                                          as map keys stand for strings everywhere, as inside a packed item
                                          (the map stays an object; the host resolves them) */
+    WP_DEC_CBOR_PACKED = 1u << 11     /* the host resolves packed references (simple 0-15, tag 6) against the
+                                         values table of their packed item (tag 51) as cbor-x does: such a
+                                         reference as a map key to one of the table's leading text strings is
+                                         interned as that string (a KEY entry), while one packed item is open */
 };
 
 /* The shortest string WP_DEC_UTF8_HOST hands to the host: shorter ones are transcoded, and made into

@@ -265,6 +265,69 @@ static uint32_t wp_cbor_crec_scan(const wp_reader *r, uint32_t at, const wp_deco
     return wp_shape_intern(tb, kids, n);
 }
 
+/* Packed references as map keys. In a packed item (tag 51 [values, prefixes, suffixes, rump]) a
+ * reference (simple 0-15: entry 0-15 of the values table; tag 6 over an integer i: entry 16 + 2i,
+ * or 16 - 2i - 1 for i < 0) stands for a table entry, which the host resolves against the values
+ * its marker brought (TapeReader: decodeSimple, packedRef). A map keyed by references was built
+ * key by key there. With WP_DEC_CBOR_PACKED (the host's references are the built-in ones), while
+ * exactly one packed item is open, with its values table read, and no bundle, a reference as a map key to one of the table's leading text strings is interned as that
+ * string instead, so the map gets a shape like one keyed by text. The host's table then is that
+ * array (past its length come entries from before, which this never resolves); nested packed
+ * items, and what follows one in an outer item's rump, keep their references.
+ *
+ * The stack's last WP_PK_WORDS words (wp_cb_pk): [0] where the values table of the packed item
+ * opened last starts, [1] the entries found there (WP_PK_UNREAD: not looked for yet), then the
+ * offset and length of each. Set as a packed item opens, and read at its first reference that is
+ * a key, which comes after the table (wp_cb_pk_scan). [0] is WP_PK_NONE for a packed item opened
+ * in another one (the host's table after it could be either's, or a mix) and where the table's
+ * marker would not fit below maxDepth (the host does not get it), so that none resolves until
+ * the next packed item outside any other. */
+#define WP_PK_NONE 0xffffffffu
+#define WP_PK_UNREAD 0xfffffffeu
+WP_INLINE uint32_t *wp_cb_pk(const wp_decoder *d) { return d->stack + d->stack_cap - WP_PK_WORDS; }
+
+/* The values table at `at`, if it is a definite array of definite text strings only (and so
+ * holds no map key, which may then be read only after it): where its first WP_PK_MAX strings lie,
+ * as offset and length pairs in ent, and their count; else 0. Reads heads only, within the input,
+ * each byte once per packed item, and fails nothing: the item loop has read and checked the table
+ * already (a key comes after it). */
+static uint32_t wp_cb_pk_scan(const wp_reader *r, uint32_t at, uint32_t *ent) {
+    wp_reader q = { r->base, at, r->len };
+    uint32_t m, h;
+    uint64_t a;
+    bool indef;
+    if (!wp_rd_has(&q, 1) || wp_cbor_head(&q, &m, &a, &h, &indef) != WP_OK || m != 4 || indef || a > wp_rd_left(&q)) return 0;
+    const uint32_t n = (uint32_t)a;
+    q.pos += h;
+    for (uint32_t k = 0; k < n; k++) {
+        if (!wp_rd_has(&q, 1) || wp_cbor_head(&q, &m, &a, &h, &indef) != WP_OK || m != 3 || indef || a > wp_rd_left(&q) - h) return 0;
+        if (k < WP_PK_MAX) {
+            ent[2u * k] = q.pos + h;
+            ent[2u * k + 1u] = (uint32_t)a;
+        }
+        q.pos += h + (uint32_t)a;
+    }
+    return n < WP_PK_MAX ? n : WP_PK_MAX;
+}
+
+/* The values-table entry that the packed reference at `start` (first byte b) stands for, and its
+ * size: simple 0-15 (e0..ef), or tag 6 in one byte (c6) over an integer with a head of up to 5
+ * bytes. WP_PK_NONE for anything else (it takes the general way). */
+WP_INLINE uint32_t wp_cb_pk_index(const wp_reader *r, uint32_t start, uint32_t b, uint32_t *size) {
+    if (b - 0xe0u < 16u) {
+        *size = 1u;
+        return b - 0xe0u;
+    }
+    if (b != 0xc6u) return WP_PK_NONE;
+    wp_reader q = { r->base, start + 1u, r->len };
+    uint32_t m, h;
+    uint64_t a;
+    bool indef;
+    if (!wp_rd_has(&q, 1) || wp_cbor_head(&q, &m, &a, &h, &indef) != WP_OK || m > 1u || indef || h > 5u || a >= WP_PK_MAX) return WP_PK_NONE;
+    *size = 1u + h;
+    return 16u + 2u * (uint32_t)a + m;
+}
+
 /* wp_pairs_run's value step for CBOR (opts: WP_PV_VCACHE): the item loop's frequent heads that
  * are not containers (integers with heads of up to 5 bytes, text with a one-byte length, false,
  * true, null, undefined, float64). */
@@ -341,7 +404,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
     if (d->stack_cap < wp_stack_words(max_depth, d->len)) FAIL(WP_ERR_TAPE_FULL, 0);
     wp_frame *fr = (wp_frame *)(void *)d->stack;
     uint32_t *kscratch = d->stack + max_depth * WP_FRAME_WORDS;
-    uint32_t kcap = d->stack_cap - max_depth * WP_FRAME_WORDS;
+    uint32_t kcap = d->stack_cap - max_depth * WP_FRAME_WORDS - WP_PK_WORDS;
     uint32_t ktop = 0, sp = 0;
     uint32_t packed_open = 0; /* open tag-51 arrays: packed references may be map keys */
     uint32_t bundle_end = 0;  /* after the strings of the last bundle of this top-level item (0: none) */
@@ -496,6 +559,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             if (st == WP_PAIRS_VALUE) is_key = false;
             else if (b == 0xff) FAIL(WP_ERR_BREAK, start); /* (the loop head's check: the map is definite) */
         }
+        uint32_t kat = 0, kn = 0, kend = 0; /* a key to intern: its text at kat, kn bytes; the key's end */
         if (is_key && b - 0x60u <= 0x18u && intern) {
             /* a text key of up to 255 bytes (the interned ones are at most 64): interned, and in
              * a definite map its value next, without the way round the loop (the map's count of
@@ -510,15 +574,33 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             if (wp_over(n, d->max_str)) FAIL(WP_ERR_LIMIT, start);
             if (n > avail) FAIL(WP_ERR_TRUNCATED, start);
             if (wp_unlikely(bundle_s && start + hl1 + n > bundle_s)) FAIL(WP_ERR_BAD_BUNDLE, start);
-            const uint8_t *s = r.base + start + hl1;
+            kat = start + hl1;
+            kn = n;
+            kend = kat + n;
+        } else if (wp_unlikely(packed_open == 1) && is_key && intern && bundle_s == 0 && (d->flags & WP_DEC_CBOR_PACKED)) {
+            /* a packed reference to a string of the open item's values table (see WP_PK_NONE);
+             * tag 6 only where the general way has depth for its frame */
+            uint32_t size;
+            const uint32_t i = wp_cb_pk_index(&r, start, b, &size);
+            uint32_t *const pk = wp_cb_pk(d);
+            if (pk[1] == WP_PK_UNREAD) pk[1] = pk[0] == WP_PK_NONE ? 0 : wp_cb_pk_scan(&r, pk[0], pk + 2);
+            if (i < pk[1] && (size == 1u || sp < max_depth)) {
+                kat = pk[2u + 2u * i];
+                kn = pk[3u + 2u * i];
+                kend = start + size;
+            }
+        }
+        if (kend) {
+            const uint8_t *s = r.base + kat;
+            const uint32_t n = kn;
             const uint32_t guess = (top->flags >> FR_CB_GUESS_SHIFT) & 0x7fffu; /* shape id + 1, 0: none */
             uint32_t id;
             if (guess && (top->flags & FR_ALL_INTERNED)) {
                 bool miss = false;
-                id = wp_guess_key(tb, guess, ktop - top->kstart, s, n, wp_rd_readable(&r, start + hl1), &miss);
+                id = wp_guess_key(tb, guess, ktop - top->kstart, s, n, wp_rd_readable(&r, kat), &miss);
                 if (miss) top->flags &= ~FR_CB_GUESS; /* for the rest of the map */
             } else {
-                id = wp_key_intern_at(tb, s, n, wp_rd_readable(&r, start + hl1));
+                id = wp_key_intern_at(tb, s, n, wp_rd_readable(&r, kat));
             }
             if (id != WP_NO_ID) {
                 /* the first key of a definite map: its guess (indefinite maps take none) */
@@ -529,7 +611,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                     if (ktop < kcap && wp_cb_done(top) / 2 < WP_SHAPE_MAX_KEYS) kscratch[ktop++] = id;
                     else top->flags &= ~(uint32_t)FR_ALL_INTERNED;
                 }
-                r.pos = start + hl1 + n;
+                r.pos = kend;
                 if (top->flags & FR_INDEF) goto item_done;
                 top->remaining--;
                 start = r.pos;
@@ -539,7 +621,8 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 b = r.base[start];
                 is_key = false;
             }
-            /* (else the key takes the general way below: a string, the map not all interned) */
+            /* (else the key takes the general way below: a string or a reference, the map not
+             * all interned) */
         }
         /* ------------------------------------------------ the frequent heads, one dispatch
          * A value (a key of another kind changes its map's flags: the general way) whose head is
@@ -740,7 +823,15 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 if (top->flags & FR_CB_RECTAG) { f->flags |= FR_CB_RECARR; f->kstart = WP_CBOR_NO_ID; }
                 else if ((top->flags & FR_CB_DEFSTAG) && !indef) { f->flags |= FR_CB_RECARR | FR_CB_DEFSTAG; f->kstart = WP_CBOR_NO_ID; }
                 else if ((top->flags & FR_CB_BUNDTAG) && !indef) f->flags |= FR_CB_BUNDARR;
-                else if (top->flags & FR_CB_PACKTAG) { f->flags |= FR_CB_PACKARR; packed_open++; }
+                else if (top->flags & FR_CB_PACKTAG) {
+                    /* its values table (element 0) starts next; the host gets it first when its
+                     * marker fits below maxDepth (see WP_PK_NONE; none in another packed item) */
+                    f->flags |= FR_CB_PACKARR;
+                    uint32_t *const pk = wp_cb_pk(d);
+                    pk[0] = packed_open == 0 && sp < max_depth ? r.pos : WP_PK_NONE;
+                    pk[1] = WP_PK_UNREAD;
+                    packed_open++;
+                }
             }
             if (indef) {
                 f->flags |= FR_INDEF;

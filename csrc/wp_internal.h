@@ -497,15 +497,20 @@ WP_INLINE uint32_t wp_cb_tape_words(uint32_t len) { return len * 3u + 8u; }
 
 /* Words of the decode stack that hold the MessagePack decoder's bundle state (wp_msgpack.c). */
 #define WP_BST_WORDS 8u
+/* Words of the decode stack that hold where the strings of the open packed item's values table
+ * lie (wp_cbor.c, wp_cb_pk_scan): two words, then an offset and a length for each of up to
+ * WP_PK_MAX strings. */
+#define WP_PK_MAX 128u
+#define WP_PK_WORDS (2u + 2u * WP_PK_MAX)
 
 /* Stack words a decode of len bytes needs for max_depth (frames, shape-key scratch, the bundle
- * state, the undo log): inline for the per-call set-up, which runs once per message;
- * wp_decode_stack_words is this. */
+ * state, the packed table's strings, the undo log): inline for the per-call set-up, which runs
+ * once per message; wp_decode_stack_words is this. */
 WP_INLINE uint32_t wp_stack_words(uint32_t max_depth, uint32_t len) {
     max_depth = wp_effective_depth(max_depth, len);
     uint64_t keys = (uint64_t)max_depth * (WP_SHAPE_MAX_KEYS + 1u);
     if (keys > len) keys = len;
-    return max_depth * WP_FRAME_WORDS + (uint32_t)keys + 8u + WP_BST_WORDS + wp_rec_undo_words(len);
+    return max_depth * WP_FRAME_WORDS + (uint32_t)keys + 8u + WP_BST_WORDS + WP_PK_WORDS + wp_rec_undo_words(len);
 }
 
 /* Write the string s[0..n) as STRA (ascii area) or STRU (utf16 area). */

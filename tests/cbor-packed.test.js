@@ -168,6 +168,68 @@ describe('decoding packed CBOR', () => {
     expect(() => decode(fromHex('d83384808080e0'))).toThrow(/4 element array/); // empty values
   });
 
+  test('packed references as map keys: as cbor-x reads them, where C interns them as the table strings and where it leaves them', () => {
+    const nameKind = 'd83384' + '82646e616d65646b696e64' + '80' + '80';
+    let tab18 = 'd83384' + '92';
+    for (let i = 0; i < 18; i++) tab18 += '63' + hex(new TextEncoder().encode(`k${String(i).padStart(2, '0')}`));
+    tab18 += '8080';
+    const cases = [
+      [nameKind + 'a2e001e102', { name: 1, kind: 2 }],
+      [nameKind + 'bfe101e002ff', { kind: 1, name: 2 }],
+      [nameKind + 'a2e0016478797a7702', { name: 1, xyzw: 2 }],
+      [nameKind + '81a1e1a1e0f6', [{ kind: { name: null } }]],
+      [nameKind + '82a2e001e102a2e003e104', [{ name: 1, kind: 2 }, { name: 3, kind: 4 }]],
+      [tab18 + 'a3c60001c62002ef03', { k16: 1, k17: 2, k15: 3 }],
+      [tab18 + 'a1c6180001', { k16: 1 }],
+      [tab18 + 'a1d8060001', { k16: 1 }], // tag 6 in two bytes: the host resolves it
+      // after a nested item, the table is the inner one's followed by the outer's (cbor-x): e0 is "x"
+      [nameKind + '82' + 'd83384816178808000' + 'a1e001', [0, { x: 1 }]],
+      ['d8338481646e616d658080d8338481646b696e648080a1e001', { kind: 1 }], // in a nested item
+      [nameKind + 'a1e0a1e1a1e0e1', { name: { kind: { name: 'kind' } } }],
+      ['d8339f82646e616d65646b696e648080a1e001ff', { name: 1 }], // an indefinite packed array (cbor-x: an error)
+      // packed items one after the other: each its own table, and past a shorter one the one before
+      ['82' + nameKind + 'a1e001' + 'd83384' + '81646b696e64' + '8080' + 'a1e002', [{ name: 1 }, { kind: 2 }]],
+      ['82' + nameKind + '00' + 'd83384' + '816178' + '8080' + 'a2e001e102', [0, { x: 1, kind: 2 }]],
+      // a table led by a number, and one with a map in it (its key a reference to the table before)
+      ['d83384' + '8201646e616d65' + '8080' + 'a2e101e002', { name: 1, 1: 2 }],
+    ];
+    for (const [h, want] of cases) {
+      const bytes = fromHex(h);
+      if (h.startsWith('d8339f')) expect(() => cborx.decode(bytes)).toThrow(/4 element array/);
+      else expect(cborx.decode(bytes), h).toEqual(want);
+      expect(decode(bytes), h).toEqual(want);
+      expect(new Decoder({ useRecords: false, codegen: false }).decode(bytes), h).toEqual(want);
+      expect(new Decoder({ useRecords: false, maxDepth: 4000 }).decode(fromHex('81'.repeat(1100) + h)), h).toEqual(
+        new Array(1100).fill(0).reduce((v) => [v], want));
+    }
+    // a table of 140 strings: C keeps the first 128 (WP_PK_MAX), the host resolves the others
+    let big = 'd83384' + '988c';
+    for (let i = 0; i < 140; i++) big += '64' + hex(new TextEncoder().encode(`s${String(i).padStart(3, '0')}`));
+    big += '8080' + 'a4' + 'e5' + '01' + 'c63837' + '02' + 'c61839' + '03' + 'c63839' + '04';
+    const bigWant = { s005: 1, s127: 2, s130: 3, s131: 4 };
+    expect(cborx.decode(fromHex(big))).toEqual(bigWant);
+    expect(decode(fromHex(big))).toEqual(bigWant);
+    // an 8-byte integer under tag 6 is no index (cbor-x: an error), nor a reference past the table
+    for (const h of [tab18 + 'a1c63b000000000000000001', nameKind + 'a1e201']) {
+      expect(() => decode(fromHex(h)), h).toThrow();
+      expect(() => cborx.decode(fromHex(h)), h).toThrow();
+    }
+  });
+
+  test('a decodeTag that decides tag 6 itself gets the references that are map keys too', () => {
+    let h = 'd83384' + '92';
+    for (let i = 0; i < 18; i++) h += '63' + hex(new TextEncoder().encode(`k${String(i).padStart(2, '0')}`));
+    h += '8080' + 'a2c60001e002';
+    class Sixes extends Decoder {
+      /** @param {number} tag @param {any} value @param {any} reader */
+      decodeTag(tag, value, reader) {
+        return tag === 6 ? `six ${value}` : super.decodeTag(tag, value, reader);
+      }
+    }
+    expect(new Sixes({ useRecords: false }).decode(fromHex(h))).toEqual({ 'six 0': 1, k00: 2 });
+    expect(decode(fromHex(h))).toEqual({ k16: 1, k00: 2 });
+  });
+
   test('sharedValues (cbor-x option): references without a table', () => {
     const d = new Decoder({ sharedValues: ['shared0', 'shared1'] });
     expect(d.decode(fromHex('82e0e1'))).toEqual(['shared0', 'shared1']);

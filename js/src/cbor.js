@@ -4,7 +4,7 @@
  * as MessagePack and encodes the same encode tape, so the value builder and walker are shared;
  * this module adds what is CBOR's own: tags, simple values, and the types they carry.
  */
-import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, freezeDecoded, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS, F_CBOR_SHARED, MARK_FIRST_LO } from './decode.js';
+import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, freezeDecoded, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS, F_CBOR_SHARED, F_CBOR_PACKED, MARK_FIRST_LO } from './decode.js';
 import {
   Packr, Tape, IdQueue, writeBytes, writeHeader, FLOAT32_OPTIONS,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
@@ -541,8 +541,9 @@ export class Decoder extends Unpackr {
   /**
    * What C may build itself for this Decoder (decode.js runDecode): Dates from tag 1 over a
    * number when decodeTag decides tag 1, records defined where they appear when tapeInline
-   * would build them (no keyMap, decodeTag deciding tag 0xdfff); and whether packed references
-   * are strings as map keys outside packed items too (sharedValues).
+   * would build them (no keyMap, decodeTag deciding tag 0xdfff), packed references as map keys
+   * resolved to the strings of their packed item's table (decodeTag deciding tag 6); and whether
+   * packed references are strings as map keys outside packed items too (sharedValues).
    * @returns {number}
    */
   cDecodeFlags() {
@@ -551,7 +552,8 @@ export class Decoder extends Unpackr {
     if (this.decodeTag !== builtInDecodeTag) return shared;
     const noExtensions = extensionsByTag.size === 0;
     return shared | (noExtensions || !extensionsByTag.has(1) ? F_CBOR_DATES : 0) |
-      (this.mapKey === null && (noExtensions || !extensionsByTag.has(RECORD_INLINE)) ? F_CBOR_RECS : 0);
+      (this.mapKey === null && (noExtensions || !extensionsByTag.has(RECORD_INLINE)) ? F_CBOR_RECS : 0) |
+      (noExtensions || !extensionsByTag.has(PACKED_REF) ? F_CBOR_PACKED : 0);
   }
 
   /**

@@ -41,6 +41,9 @@ export const F_CBOR_RECS = 256;
 const F_UTF8_HOST = 512;
 /** WP_DEC_CBOR_SHARED: a Decoder with sharedValues (packed references as map keys are strings) */
 export const F_CBOR_SHARED = 1024;
+/** WP_DEC_CBOR_PACKED: packed references are the Decoder's own (tag 6 decided by the built-in decodeTag), so C may
+ * intern one that is a map key as the string of its packed item's table it stands for */
+export const F_CBOR_PACKED = 2048;
 const VC_INPUT_MAX = 4096;
 /** C error code for an undefined record id (csrc/wirepack.h) */
 const E_UNKNOWN_RECORD = 105;

@@ -1343,6 +1343,83 @@ static void test_shared_keys(void) {
     tu_end();
 }
 
+/* Packed references as map keys, interned in C as the strings of the open packed item's values
+ * table (wp_cb_pk_scan, WP_DEC_CBOR_PACKED): the rump's map has the tape of the same map keyed by text (same key ids,
+ * same shape); where the host's table could be another (a reference past the strings, a table
+ * not led by strings, nested packed items and what follows them, the table's own items, other
+ * forms of tag 6) the references stay, and no key is interned; depth is as the general way's. */
+#define PK_NAME_KIND "d833 84 82 646e616d65 646b696e64 80 80 "
+#define PK_TAB18 "d833 84 92636b3030636b3031636b3032636b3033636b3034636b3035636b3036636b3037636b3038636b3039" \
+                 "636b3130636b3131636b3132636b3133636b3134636b3135636b3136636b3137 80 80 "
+static void test_packed_keys(void) {
+    static const struct { const char *packed, *plain; } same[] = {
+        { PK_NAME_KIND "a2 e0 01 e1 02", "a2 646e616d65 01 646b696e64 02" },
+        { PK_NAME_KIND "bf e1 01 e0 02 ff", "bf 646b696e64 01 646e616d65 02 ff" },
+        { PK_NAME_KIND "a2 e0 01 6478797a77 02", "a2 646e616d65 01 6478797a77 02" },
+        { PK_NAME_KIND "81 a1 e1 a1 e0 f6", "81 a1 646b696e64 a1 646e616d65 f6" },
+        { PK_TAB18 "a3 c6 00 01 c6 20 02 ef 03", "a3 636b3136 01 636b3137 02 636b3135 03" },
+        { PK_TAB18 "a1 c6 18 00 01", "a1 636b3136 01" }, /* a longer head of the integer */
+    };
+    tu_buf b = { 0 }, p = { 0 };
+    tu_dec x, y;
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        tu_case("packed keys '%s'", same[i].packed);
+        b.len = p.len = 0;
+        tu_buf_hex(&b, same[i].packed);
+        tu_buf_hex(&p, same[i].plain);
+        wp_tables_reset(&T);
+        CHECK_ERR(tu_cbor_decode(&y, &T, p.p, p.len, O), WP_OK);
+        wp_tables_reset(&T);
+        CHECK_ERR(tu_cbor_decode(&x, &T, b.p, b.len, O | WP_DEC_CBOR_PACKED), WP_OK);
+        const uint32_t n = y.d.tape_len;
+        CHECK(x.d.tape_len >= n && memcmp(x.d.tape + x.d.tape_len - n, y.d.tape, n * 4u) == 0, "the rump's tape is the plain map's");
+        tu_dec_free(&x);
+        tu_dec_free(&y);
+        tu_end();
+    }
+    static const char *const kept[] = {
+        PK_NAME_KIND "a1 e2 01",                                         /* past the table */
+        "d833 84 82 01 646e616d65 80 80 a1 e1 01",                      /* a table led by a number */
+        PK_NAME_KIND "82 d833 84 81 6178 80 80 00 a1 e0 01",            /* after a nested packed item */
+        "d833 84 81 646e616d65 80 80 d833 84 81 646b696e64 80 80 a1 e0 01", /* in a nested one */
+        "d833 84 82 646e616d65 a1 e0 01 80 80 00",                      /* in the table itself */
+        PK_TAB18 "a1 d8 06 00 01",                                       /* tag 6 in two bytes */
+        PK_TAB18 "a1 c6 3b 0000000000000000 01",                         /* an 8-byte integer head */
+        PK_NAME_KIND "a2 e0 01 e1 02",                                   /* without the flag (below) */
+        "d833 9f 82 646e616d65 646b696e64 80 80 a1 e0 01 ff",           /* indefinite: resolved */
+    };
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+        tu_case("packed keys kept '%s'", kept[i]);
+        b.len = 0;
+        tu_buf_hex(&b, kept[i]);
+        wp_tables_reset(&T);
+        const size_t nk = sizeof kept / sizeof kept[0];
+        CHECK_ERR(tu_cbor_decode(&x, &T, b.p, b.len, i + 2 == nk ? O : O | WP_DEC_CBOR_PACKED), WP_OK);
+        CHECK_EQ_U(T.nkeys, i + 1 == nk ? 1u : 0u);
+        tu_dec_free(&x);
+        tu_end();
+    }
+    /* tag 51, its array, the table's marker and array: depth 4; the rump's array and map 3 and 4,
+     * and a tag 6 key would be 5 */
+    static const struct { const char *hex; wp_err err; uint32_t off; } depth[] = {
+        { PK_NAME_KIND "81 a1 e0 01", WP_OK, 0 },
+        { PK_TAB18 "81 a1 c6 00 01", WP_ERR_DEPTH, 80 },
+        { PK_TAB18 "a1 c6 00 01", WP_OK, 0 },
+    };
+    for (size_t i = 0; i < sizeof depth / sizeof depth[0]; i++) {
+        tu_case("packed keys depth '%s'", depth[i].hex);
+        b.len = 0;
+        tu_buf_hex(&b, depth[i].hex);
+        wp_tables_reset(&T);
+        CHECK_ERR(tu_cbor_decode_ex(&x, &T, b.p, b.len, O | WP_DEC_CBOR_PACKED, 4), depth[i].err);
+        if (depth[i].err != WP_OK) CHECK_EQ_U(x.d.err.offset, depth[i].off);
+        tu_dec_free(&x);
+        tu_end();
+    }
+    tu_buf_free(&b);
+    tu_buf_free(&p);
+}
+
 int main(void) {
     for (size_t i = 0; i < sizeof appendix_a / sizeof appendix_a[0]; i++) run_acase("appendix A", i, &appendix_a[i]);
     for (size_t i = 0; i < sizeof extra_ok / sizeof extra_ok[0]; i++) run_acase("extra", i, &extra_ok[i]);
@@ -1358,5 +1435,6 @@ int main(void) {
     test_two_ways();
     test_crec();
     test_shared_keys();
+    test_packed_keys();
     return tu_finish();
 }

@@ -23,7 +23,7 @@
  *      others stay 0 (none).
  * An input of odd length (all of it, C included) is decoded with WP_DEC_VCACHE, one whose length
  * has bit 3 set with WP_DEC_UTF8_HOST (CBOR also: bit 1 WP_DEC_CBOR_DATES, bit 2 WP_DEC_CBOR_RECS,
- * bit 4 WP_DEC_CBOR_SHARED).
+ * bit 4 WP_DEC_CBOR_SHARED, bit 5 WP_DEC_CBOR_PACKED).
  * The tables persist across inputs and are reset every FZ_RESET_EVERY runs into one of four
  * states (see fuzz_common.h); every 1024 runs their internal consistency is checked.
  */
@@ -79,6 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (FZ_FORMAT == FZ_CBOR && (size & 4u)) flags |= WP_DEC_CBOR_RECS;
     if (size & 8u) flags |= WP_DEC_UTF8_HOST;
     if (FZ_FORMAT == FZ_CBOR && (size & 16u)) flags |= WP_DEC_CBOR_SHARED;
+    if (FZ_FORMAT == FZ_CBOR && (size & 32u)) flags |= WP_DEC_CBOR_PACKED;
     uint32_t max_depth = fz_depths[(cfg >> 4) & 7u];
     size_t skip = 1;
     uint32_t feat = 0;
