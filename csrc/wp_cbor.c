@@ -284,6 +284,8 @@ static uint32_t wp_cbor_crec_scan(const wp_reader *r, uint32_t at, const wp_deco
  * the next packed item outside any other. */
 #define WP_PK_NONE 0xffffffffu
 #define WP_PK_UNREAD 0xfffffffeu
+#define WP_PK_SEEN 0x80000000u /* in the decoder's count of open packed items: one has opened */
+
 WP_INLINE uint32_t *wp_cb_pk(const wp_decoder *d) { return d->stack + d->stack_cap - WP_PK_WORDS; }
 
 /* The values table at `at`, if it is a definite array of definite text strings only (and so
@@ -406,7 +408,9 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
     uint32_t *kscratch = d->stack + max_depth * WP_FRAME_WORDS;
     uint32_t kcap = d->stack_cap - max_depth * WP_FRAME_WORDS - WP_PK_WORDS;
     uint32_t ktop = 0, sp = 0;
-    uint32_t packed_open = 0; /* open tag-51 arrays: packed references may be map keys */
+    /* open tag-51 arrays, | WP_PK_SEEN once one has opened in this call: packed references may
+     * be map keys (and the shortcuts that test for 0 stay off for the rest of the call) */
+    uint32_t packed_open = 0;
     uint32_t bundle_end = 0;  /* after the strings of the last bundle of this top-level item (0: none) */
 
     if (d->len == 0) FAIL(WP_ERR_TRUNCATED, 0);
@@ -577,7 +581,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             kat = start + hl1;
             kn = n;
             kend = kat + n;
-        } else if (wp_unlikely(packed_open == 1) && is_key && intern && bundle_s == 0 && (d->flags & WP_DEC_CBOR_PACKED)) {
+        } else if (wp_unlikely(packed_open == (WP_PK_SEEN | 1u)) && is_key && intern && bundle_s == 0 && (d->flags & WP_DEC_CBOR_PACKED)) {
             /* a packed reference to a string of the open item's values table (see WP_PK_NONE);
              * tag 6 only where the general way has depth for its frame */
             uint32_t size;
@@ -731,8 +735,9 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
         if (is_key && major != 3) {
             uint32_t ai = b & 31u;
             bool coercible = major <= 1 || (major == 7 && ((ai >= 20 && ai <= 23) || (ai >= 25 && ai <= 27)));
-            /* inside a packed item, or anywhere with shared packed values, packed references
-             * (simple 0-15, tag 6) stand for strings */
+            /* once a packed item has opened in this call (the host keeps the last table to the
+             * call's end, as cbor-x: WP_PK_SEEN), or anywhere with shared packed values, packed
+             * references (simple 0-15, tag 6) stand for strings */
             if ((packed_open || (d->flags & WP_DEC_CBOR_SHARED)) && ((major == 7 && ai < 16) || (major == 6 && arg == 6))) coercible = true;
             /* and inside a bundle, bundled strings (tags 14, 15) */
             if (major == 6 && ((bundle_end && (arg == 14 || arg == 15)) || arg == 0xdff9u)) coercible = true;
@@ -828,9 +833,9 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                      * marker fits below maxDepth (see WP_PK_NONE; none in another packed item) */
                     f->flags |= FR_CB_PACKARR;
                     uint32_t *const pk = wp_cb_pk(d);
-                    pk[0] = packed_open == 0 && sp < max_depth ? r.pos : WP_PK_NONE;
+                    pk[0] = (packed_open & ~WP_PK_SEEN) == 0 && sp < max_depth ? r.pos : WP_PK_NONE;
                     pk[1] = WP_PK_UNREAD;
-                    packed_open++;
+                    packed_open = (packed_open + 1u) | WP_PK_SEEN;
                 }
             }
             if (indef) {

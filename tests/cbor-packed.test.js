@@ -187,6 +187,8 @@ describe('decoding packed CBOR', () => {
       ['d8338481646e616d658080d8338481646b696e648080a1e001', { kind: 1 }], // in a nested item
       [nameKind + 'a1e0a1e1a1e0e1', { name: { kind: { name: 'kind' } } }],
       ['d8339f82646e616d65646b696e648080a1e001ff', { name: 1 }], // an indefinite packed array (cbor-x: an error)
+      // after a packed item, the last table stays for the rest of the call: an object, as cbor-x
+      ['82' + nameKind + '00' + 'a2e101e002', [0, { kind: 1, name: 2 }]],
       // packed items one after the other: each its own table, and past a shorter one the one before
       ['82' + nameKind + 'a1e001' + 'd83384' + '81646b696e64' + '8080' + 'a1e002', [{ name: 1 }, { kind: 2 }]],
       ['82' + nameKind + '00' + 'd83384' + '816178' + '8080' + 'a2e001e102', [0, { x: 1, kind: 2 }]],

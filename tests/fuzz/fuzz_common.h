@@ -306,6 +306,7 @@ typedef struct fz_walk {
     uint32_t nolim;           /* CBOR: sp + 1 of the bundle marker the walk is in (0: none); the
                                * marker's [s0, s1, offset] are the bundle's, not values: no limits */
     int cb_bundle;            /* CBOR: a bundle marker was met in this top-level value */
+    int cb_packed;            /* CBOR: a packed item (tag 51) was met in this call */
     /* MessagePack records: the table as the walk has it (fz_recs_init plus this call's
      * definitions); bundled strings: units in each bundle string and how many were taken */
     uint32_t *recs;
@@ -415,6 +416,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
     x->over = x->over_unsure = 0;
     x->nolim = 0;
     x->cb_bundle = 0;
+    x->cb_packed = 0;
     x->bundle_on = 0;
     x->bu1 = x->bu2 = x->bp1 = x->bp2 = 0;
     x->recs = 0;
@@ -472,16 +474,12 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             int coercible = (tag == WP_T_INT || tag == WP_T_I32 || tag == WP_T_U32 || tag == WP_T_U64 ||
                                      tag == WP_T_I64 || tag == WP_T_N64 || tag == WP_T_F64 || tag == WP_T_F32 ||
                                      tag == WP_T_FALSE || tag == WP_T_TRUE || tag == WP_T_NIL || tag == WP_T_UNDEF);
-            /* inside a packed item (tag 51), packed references (simple 0-15, tag 6) stand for the
-             * packed values, which the decoder may let be property names (as cbor-x does) while
-             * its packed table is open, or anywhere with WP_DEC_CBOR_SHARED (the host's shared
-             * values): either an object or a Map is then right */
-            int packed_ref = 0;
-            if (cbor && !coercible && ((tag == WP_T_SIMPLE && p < 16) || (tag == WP_T_TAG && p == 6))) {
-                if (d->flags & WP_DEC_CBOR_SHARED) packed_ref = 1;
-                for (size_t j = sp; j; j--)
-                    if (fr[j - 1].kind == WP_T_TAG && fr[j - 1].sid == 51) { packed_ref = 1; break; }
-            }
+            /* once a packed item (tag 51) has opened in the call, packed references (simple 0-15,
+             * tag 6) stand for the packed values (the host keeps the last table to the call's
+             * end, as cbor-x), which the decoder may let be property names, and anywhere with
+             * WP_DEC_CBOR_SHARED (the host's shared values): either an object or a Map is then right */
+            const int packed_ref = cbor && !coercible && ((tag == WP_T_SIMPLE && p < 16) || (tag == WP_T_TAG && p == 6)) &&
+                                   (x->cb_packed || (d->flags & WP_DEC_CBOR_SHARED));
             /* cbor-x's bundle tag (0xdff9), and its strings (tags 14, 15) once a bundle is open,
              * wrap what stands for a string: the decoder keeps the map an object for them */
             int bundle_key = cbor && tag == WP_T_TAG && (p == 0xdff9u || (x->cb_bundle && (p == 14 || p == 15)));
@@ -789,6 +787,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
              * its [s0, s1, offset] are not values (nolim, set below with its frame) */
             const int bundle_marker = tv == 0xfffffffffffd0000ull;
             if (bundle_marker) x->cb_bundle = 1;
+            if (tv == 51) x->cb_packed = 1;
             /* in a bundle, tags 14 and 15 over an unsigned integer are strings of that many units */
             if (x->cb_bundle && (tv == 14 || tv == 15) && x->i < x->limit) {
                 uint32_t nw = w[x->i], nt = nw & 0xffu;
@@ -801,8 +800,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
                 else { fz_et_tag(et, WP_E_TAG, WP_LEN_ESCAPE); fz_et_word(et, (uint32_t)tv); fz_et_word(et, (uint32_t)(tv >> 32)); }
             }
             if (dsp + 1 > x->depth) x->depth = (uint32_t)dsp + 1;
-            /* sid 51: a packed item (cbor-x's tag 51), in which packed references may be keys */
-            FZ_PUSH({ 1, WP_T_TAG, tv == 51 ? 51u : 0u, 0, 1, 0, 0 });
+            FZ_PUSH({ 1, WP_T_TAG, 0, 0, 1, 0, 0 });
             if (bundle_marker && !x->nolim) x->nolim = (uint32_t)sp;
             dsp++;
             container = 1;
