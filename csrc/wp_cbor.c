@@ -270,10 +270,11 @@ static uint32_t wp_cbor_crec_scan(const wp_reader *r, uint32_t at, const wp_deco
  * or 16 - 2i - 1 for i < 0) stands for a table entry, which the host resolves against the values
  * its marker brought (TapeReader: decodeSimple, packedRef). A map keyed by references was built
  * key by key there. With WP_DEC_CBOR_PACKED (the host's references are the built-in ones), while
- * exactly one packed item is open, with its values table read, and no bundle, a reference as a map key to one of the table's leading text strings is interned as that
- * string instead, so the map gets a shape like one keyed by text. The host's table then is that
- * array (past its length come entries from before, which this never resolves); nested packed
- * items, and what follows one in an outer item's rump, keep their references.
+ * exactly one packed item is open, its values table read, and no bundle, a reference as a map key
+ * to one of the table's leading text strings is interned as that string instead, so the map gets
+ * a shape like one keyed by text. The host's table then is that array (past its length come
+ * entries from before, which this never resolves); nested packed items, and what follows one in
+ * an outer item's rump, keep their references.
  *
  * The stack's last WP_PK_WORDS words (wp_cb_pk): [0] where the values table of the packed item
  * opened last starts, [1] the entries found there (WP_PK_UNREAD: not looked for yet), then the
