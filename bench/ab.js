@@ -32,15 +32,18 @@
 //   walk or build, copies, call set-up). Cases: mp-pack, mp-unpack, cbor-encode, cbor-decode (a
 //   stream input timed as one value, the array of its messages), the records decodes
 //   mp-records-unpack, mp-bundled-unpack and cbor-records-decode (one value, defining its
-//   records), cbor-packed-decode, mp-shared-unpack (one value, its records shared structures), and the chunk decodes mp-stream-unpack and cbor-stream-decode (C_CALLS).
+//   records), cbor-packed-decode, mp-shared-unpack (one value, its records shared structures),
+//   and the chunk decodes mp-stream-unpack and cbor-stream-decode (C_CALLS).
 //
 // Cases are `<format>-<op>:<input>`: mp-pack, mp-unpack, cbor-encode, cbor-decode (the free
 // functions, as the peers' own benchmarks call them), mp-records-pack, mp-records-unpack,
 // cbor-records-encode, cbor-records-decode (the default instances, `new Packr()` / `new
 // Encoder()`), cbor-packed-encode, cbor-packed-decode (`new Encoder({ useRecords: false, pack:
-// true })`, the peers suite's packed CBOR), mp-bundled-pack, mp-bundled-unpack (`new Packr(bundledOptions())`, the peers
-// suite's bundled strings), mp-shared-pack, mp-shared-unpack (`new Packr({ structures: [] })`,
-// the peers suite's records mode: after the first message, records refer to shared structures), mp-stream-pack, mp-stream-unpack, cbor-stream-encode, cbor-stream-decode (the
+// true })`, the peers suite's packed CBOR), mp-bundled-pack, mp-bundled-unpack (`new
+// Packr(bundledOptions())`, the peers suite's bundled strings), mp-shared-pack, mp-shared-unpack
+// (`new Packr({ structures: [] })`, the peers suite's records mode: after the first message,
+// records refer to shared structures), mp-stream-pack, mp-stream-unpack, cbor-stream-encode,
+// cbor-stream-decode (the
 // codec inside the library's PackrStream/UnpackrStream or EncoderStream/DecoderStream: 100
 // sequential packs, or one 100-message chunk decoded; see streamOperation), over
 // sample-small, sample-datatypes, example4 (bench/fixtures), fluentd (the stream suite's

@@ -324,8 +324,8 @@ enum wp_dtag {
     WP_T_OBJ = 15,    /* P = n; n (key, value) pairs, every key a string (KEY, STRA or STRU) or a
                          number/boolean/nil/undefined that becomes a property name (msgpackr and
                          cbor-x coerce them), or (CBOR) what stands for a string: a packed
-                         reference inside a packed item or with WP_DEC_CBOR_SHARED, a bundled
-                         string */
+                         reference once a packed item has opened in the call or with
+                         WP_DEC_CBOR_SHARED, a bundled string */
     WP_T_SHAPED = 16, /* P = shape id; for each key of the shape: one KEY word, then the value */
     WP_T_EXT = 17,    /* P = type (0..255, as uint8); next word: length; next: input offset */
     WP_T_DATE = 18,   /* aligned f64: ms since epoch (NaN: msgpackr's invalid-date form) */

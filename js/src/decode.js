@@ -41,8 +41,10 @@ export const F_CBOR_RECS = 256;
 const F_UTF8_HOST = 512;
 /** WP_DEC_CBOR_SHARED: a Decoder with sharedValues (packed references as map keys are strings) */
 export const F_CBOR_SHARED = 1024;
-/** WP_DEC_CBOR_PACKED: packed references are the Decoder's own (tag 6 decided by the built-in decodeTag), so C may
- * intern one that is a map key as the string of its packed item's table it stands for */
+/**
+ * WP_DEC_CBOR_PACKED: packed references are the Decoder's own (tag 6 decided by the built-in
+ * decodeTag), so C may intern one that is a map key as the table string it stands for
+ */
 export const F_CBOR_PACKED = 2048;
 const VC_INPUT_MAX = 4096;
 /** C error code for an undefined record id (csrc/wirepack.h) */
@@ -1474,9 +1476,9 @@ export class TapeReader {
 
 /**
  * The error for a key of a map C made an object of (its keys strings, numbers, or what stands for
- * strings: a CBOR packed reference inside a packed item or with sharedValues) that is none: a
- * packed reference to nothing (cbor-x: "Unknown token"), which as a property name would be
- * "[object Object]".
+ * strings: a CBOR packed reference once a packed item has opened, or with sharedValues) that is
+ * none: a packed reference to nothing (cbor-x: "Unknown token"), which as a property name would
+ * be "[object Object]".
  * @param {unknown} k
  * @returns {DecodeError}
  */
