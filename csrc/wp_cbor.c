@@ -456,8 +456,8 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                  * its own first byte) points at two strings; the host gets them, in a marker tag
                  * [s0, s1, offset], before the value. A previous bundle's strings (elements 1 and 2
                  * of a 4-element array) were read through its own offset: skipped. */
-                uint32_t bm, bh;
-                uint64_t ba;
+                uint32_t bm, bh = 0; /* (set when be is WP_OK; gcc cannot see it) */
+                uint64_t ba = 0;
                 bool bi;
                 wp_err be = wp_cbor_head(&r, &bm, &ba, &bh, &bi);
                 if (wp_cb_done(top) == 0 && be == WP_OK && bm == 0 && !bi) {
@@ -585,7 +585,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
         } else if (wp_unlikely(packed_open == (WP_PK_SEEN | 1u)) && is_key && intern && bundle_s == 0 && (d->flags & WP_DEC_CBOR_PACKED)) {
             /* a packed reference to a string of the open item's values table (see WP_PK_NONE);
              * tag 6 only where the general way has depth for its frame */
-            uint32_t size;
+            uint32_t size = 0; /* (set when i is an index; gcc cannot see it) */
             const uint32_t i = wp_cb_pk_index(&r, start, b, &size);
             uint32_t *const pk = wp_cb_pk(d);
             if (pk[1] == WP_PK_UNREAD) pk[1] = pk[0] == WP_PK_NONE ? 0 : wp_cb_pk_scan(&r, pk[0], pk + 2);

@@ -192,7 +192,7 @@ wp_err wp_validate(const uint8_t *in, uint32_t len, uint32_t format, uint32_t fl
 
 /* ------------------------------------------------------------------ find */
 
-#pragma clang diagnostic ignored "-Winitializer-overrides"
+#pragma GCC diagnostic ignored "-Woverride-init" /* (both compilers: see tc_json_out.c) */
 /* Extra bytes after the first of each MessagePack head (fixed sizes; 0xFF: variable) */
 static const uint8_t tc_mp_fixed[256] = {
     [0xc0] = 0, [0xc2] = 0, [0xc3] = 0, [0xcc] = 1, [0xcd] = 2, [0xce] = 4, [0xcf] = 8,

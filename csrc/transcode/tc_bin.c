@@ -21,7 +21,7 @@ static int tc_chunks_len(tc_job *j, uint32_t start, uint32_t mt, uint32_t *total
         if (b == 0xff) break;
         if ((b >> 5) != mt || (b & 31) == 31) return tc_fail(j, WP_ERR_BAD_CHUNK, p);
         j->pos = p + 1;
-        uint64_t n; bool indef;
+        uint64_t n = 0; bool indef = false; /* (set: the chunks were checked before; gcc cannot see it) */
         if (!tc_cb_arg(j, b & 31, p, &n, &indef)) return 0;
         if (n > j->len - j->pos) return tc_fail(j, WP_ERR_TRUNCATED, p);
         p = j->pos + (uint32_t)n;
@@ -39,7 +39,7 @@ static void tc_chunks_copy(tc_job *j, tc_out *o) {
         uint32_t b = j->in[p];
         if (b == 0xff) break;
         j->pos = p + 1;
-        uint64_t n; bool indef;
+        uint64_t n = 0; bool indef = false; /* (set: the chunks were checked before; gcc cannot see it) */
         tc_cb_arg(j, b & 31, p, &n, &indef);
         if (o) tc_puts(o, j->in + j->pos, (uint32_t)n);
         p = j->pos + (uint32_t)n;
@@ -51,7 +51,7 @@ static void tc_chunks_copy(tc_job *j, tc_out *o) {
 static int tc_bin_value(tc_job *j, int cbor_in, tc_out *o, int check_utf8) {
     int cbor_out = !cbor_in;
     uint32_t depth = 0, out_start = o ? o->len : 0;
-    tc_val v;
+    tc_val v = { 0 }; /* (each kind sets the fields it uses; gcc cannot see it) */
     j->nfix = 0;
     j->big = 0;
     for (;;) {
@@ -171,7 +171,7 @@ static int tc_bin_value(tc_job *j, int cbor_in, tc_out *o, int check_utf8) {
                     while (j->in[p] != 0xff) {
                         uint32_t cs = p;
                         j->pos = p + 1;
-                        uint64_t n; bool indef;
+                        uint64_t n = 0; bool indef = false; /* (set: the chunks were checked before; gcc cannot see it) */
                         tc_cb_arg(j, j->in[p] & 31, p, &n, &indef);
                         uint32_t bad = tc_utf8_check(j->in + j->pos, (uint32_t)n);
                         if (bad != n) return tc_fail(j, WP_ERR_BAD_UTF8, j->pos + bad);

@@ -111,7 +111,7 @@ static void tc_unescape(const uint8_t *in, uint32_t p, uint32_t to, uint8_t *out
         case 'r': *out++ = '\r'; break;
         case 't': *out++ = '\t'; break;
         case 'u': {
-            uint32_t u, u2;
+            uint32_t u = 0, u2; /* (its digits were checked by the scan; gcc cannot see it) */
             tc_hex4(in + p, &u);
             p += 4;
             if (u >= 0xD800 && u <= 0xDBFF && p + 6 <= to && in[p] == '\\' && in[p + 1] == 'u' &&

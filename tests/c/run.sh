@@ -58,7 +58,7 @@ for t in "${TESTS[@]}"; do
       [[ "$name" =~ $SLACK_TESTS ]] || continue
       bin="build/native/$name-slack" objs=("${OBJS_SLACK[@]}") flags=(-DWP_DEC_SLACK=16u) name="$name (slack 16)"
     fi
-    if ! "$CC" "${CFLAGS[@]}" "${flags[@]}" "$t" "${objs[@]}" -o "$bin"; then
+    if ! "$CC" "${CFLAGS[@]}" "${flags[@]}" "$t" "${objs[@]}" -lm -o "$bin"; then
       echo "FAIL $name (compile)"
       failed=$((failed + 1)); failures+=("$name"); continue
     fi

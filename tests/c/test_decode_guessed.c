@@ -335,7 +335,7 @@ static void plain_maps(tu_buf *b, int cbor, uint32_t nmaps, uint32_t nkeys) {
         if (cbor) cb_head(b, 5, nkeys);
         else tu_buf_u8(b, 0x80 | nkeys);
         for (uint32_t k = 0; k < nkeys; k++) {
-            char key[8];
+            char key[12]; /* ("k" and up to 10 digits) */
             snprintf(key, sizeof key, "k%u", k);
             if (cbor) cb_text(b, key);
             else mp_str(b, key);
