@@ -42,8 +42,9 @@ hash_inputs() {
 hash_str() { printf '%s' "$*" | sha256sum | cut -d' ' -f1; }
 
 # ------------------------------------------------------------------ 1. system packages
-# libclang-rt-14-dev: the ASan/UBSan runtimes for the native C tests.
-APT_PKGS=(clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev binaryen chromium emscripten)
+# libclang-rt-14-dev: the ASan/UBSan runtimes for the native C tests; gcc: they check that the
+# sources also build warning-free with it (tests/c/run.sh).
+APT_PKGS=(clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev binaryen chromium emscripten gcc)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$p")
