@@ -130,7 +130,7 @@ WP_INLINE int tc_cb_chunks_json(tc_job *j, uint32_t start) {
         if (b == 0xff) break;
         if ((b >> 5) != 3 || (b & 31) == 31) return tc_fail(j, WP_ERR_BAD_CHUNK, p);
         j->pos = p + 1;
-        uint64_t n = 0; bool indef = false; /* (set: the chunks were checked before; gcc cannot see it) */
+        uint64_t n; bool indef;
         if (!tc_cb_arg(j, b & 31, p, &n, &indef)) return 0;
         if (n > j->len - j->pos) return tc_fail(j, WP_ERR_TRUNCATED, p);
         p = j->pos + (uint32_t)n;
