@@ -33,7 +33,7 @@
 //   stream input timed as one value, the array of its messages), the records decodes
 //   mp-records-unpack, mp-bundled-unpack and cbor-records-decode (one value, defining its
 //   records), cbor-packed-decode, mp-shared-unpack (one value, its records shared structures),
-//   and the chunk decodes mp-stream-unpack and cbor-stream-decode (C_CALLS).
+//   mp-moretypes-unpack, and the chunk decodes mp-stream-unpack and cbor-stream-decode (C_CALLS).
 //
 // Cases are `<format>-<op>:<input>`: mp-pack, mp-unpack, cbor-encode, cbor-decode (the free
 // functions, as the peers' own benchmarks call them), mp-records-pack, mp-records-unpack,
@@ -42,8 +42,9 @@
 // true })`, the peers suite's packed CBOR), mp-bundled-pack, mp-bundled-unpack (`new
 // Packr(bundledOptions())`, the peers suite's bundled strings), mp-shared-pack, mp-shared-unpack
 // (`new Packr({ structures: [] })`, the peers suite's records mode: after the first message,
-// records refer to shared structures), mp-stream-pack, mp-stream-unpack, cbor-stream-encode,
-// cbor-stream-decode (the
+// records refer to shared structures), mp-moretypes-pack, mp-moretypes-unpack (`new Packr({
+// moreTypes: true })`, as the varied suite times its typed-arrays input), mp-stream-pack,
+// mp-stream-unpack, cbor-stream-encode, cbor-stream-decode (the
 // codec inside the library's PackrStream/UnpackrStream or EncoderStream/DecoderStream: 100
 // sequential packs, or one 100-message chunk decoded; see streamOperation), over
 // sample-small, sample-datatypes, example4 (bench/fixtures), fluentd (the stream suite's
@@ -118,15 +119,16 @@ async function loadInput(name) {
 function operation(kind, lib, input) {
   const msgs = input.stream ? input.doc : [input.doc];
   const [fmt, ...rest] = kind.split('-');
-  const bundled = rest[0] === 'bundled', shared = rest[0] === 'shared', records = rest[0] === 'records' || bundled || shared;
+  const bundled = rest[0] === 'bundled', shared = rest[0] === 'shared', moreTypes = rest[0] === 'moretypes';
+  const records = rest[0] === 'records' || bundled || shared || moreTypes;
   const packed = rest[0] === 'packed';
   const op = rest[rest.length - 1];
   if (rest[0] === 'stream') return streamOperation(fmt, op, lib, msgs);
-  if ((bundled || shared) && fmt !== 'mp') throw new Error(`bench/ab.js: bundled strings and shared structures are MessagePack's (${kind})`);
+  if ((bundled || shared || moreTypes) && fmt !== 'mp') throw new Error(`bench/ab.js: bundled strings, shared structures and moreTypes are MessagePack's (${kind})`);
   if (packed && fmt !== 'cbor') throw new Error(`bench/ab.js: packed is CBOR's (${kind})`);
   let enc, dec;
   if (fmt === 'mp') {
-    const p = bundled ? new lib.mp.Packr(bundledOptions()) : shared ? new lib.mp.Packr({ structures: [] }) : records ? new lib.mp.Packr() : null;
+    const p = bundled ? new lib.mp.Packr(bundledOptions()) : shared ? new lib.mp.Packr({ structures: [] }) : moreTypes ? new lib.mp.Packr({ moreTypes: true }) : records ? new lib.mp.Packr() : null;
     enc = p ? (v) => p.pack(v) : (v) => lib.mp.pack(v);
     dec = p ? (b) => p.unpack(b) : (b) => lib.mp.unpack(b);
   } else if (fmt === 'cbor') {
@@ -189,6 +191,7 @@ const C_CALLS = {
   'cbor-decode': ['wpw_cbor_decode', (lib, v) => lib.cbor.decode(lib.cbor.encode(v))],
   'mp-records-unpack': ['wpw_decode', (lib, v) => { const p = new lib.mp.Packr(); return p.unpack(p.pack(v)); }],
   'mp-bundled-unpack': ['wpw_decode', (lib, v) => { const p = new lib.mp.Packr(bundledOptions()); return p.unpack(p.pack(v)); }],
+  'mp-moretypes-unpack': ['wpw_decode', (lib, v) => { const p = new lib.mp.Packr({ moreTypes: true }); return p.unpack(p.pack(v)); }],
   'mp-shared-unpack': ['wpw_decode', (lib, v) => { const p = new lib.mp.Packr({ structures: [] }); p.pack(v); return p.unpack(p.pack(v)); }],
   'cbor-records-decode': ['wpw_cbor_decode', (lib, v) => { const e = new lib.cbor.Encoder(); return e.decode(e.encode(v)); }],
   'cbor-packed-decode': ['wpw_cbor_decode', (lib, v) => { const e = new lib.cbor.Encoder(packedOptions()); return e.decode(e.encode(v)); }],
