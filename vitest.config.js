@@ -1,6 +1,6 @@
-// Three vitest projects over the same tests/*.test.js (see /tmp/contract.md):
+// Three vitest projects over the same tests/*.test.js:
 //   node    - Node, 'wirepack' -> js/src/index.node.js, 'wirepack/cbor' -> js/src/cbor.node.js
-//   browser - Debian's Chromium through playwright-core, 'wirepack' -> js/src/index.browser.js,
+//   browser - Debian's Chromium (scripts/chromium.js) through playwright-core, 'wirepack' -> js/src/index.browser.js,
 //             'wirepack/cbor' -> js/src/cbor.browser.js
 //             (tests/**/*.node.test.js are Node-only and excluded here)
 //   emcc    - Node, like `node`, but tests/setup-emcc.js first swaps in build/wirepack-emcc.wasm
@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
+import { CHROMIUM_PATH, chromiumArgs } from './scripts/chromium.js';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -28,17 +29,6 @@ const aliases = (entry, cborEntry) => [
   { find: /^msgpack-test-suite$/, replacement: suiteJson },
 ];
 
-// Never download a browser: Debian's chromium, headless, no network side traffic.
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export default defineConfig({
   test: {
@@ -74,8 +64,8 @@ export default defineConfig({
             screenshotFailures: false,
             provider: playwright({
               launchOptions: {
-                executablePath: '/usr/bin/chromium',
-                args: chromiumArgs,
+                executablePath: CHROMIUM_PATH,
+                args: chromiumArgs(),
               },
             }),
             instances: [{ browser: 'chromium' }],

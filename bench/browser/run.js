@@ -19,20 +19,12 @@ import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
 import { BENCH_DIR, REPO_DIR, readConfig, describeMachine, packageVersion } from '../lib/config.js';
 import { table, ratio } from '../lib/report.js';
+import { CHROMIUM_PATH, chromiumArgs } from '../../scripts/chromium.js';
 
 const HERE = path.join(BENCH_DIR, 'browser');
 const RESULTS_DIR = path.join(BENCH_DIR, 'results');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROMIUM = CHROMIUM_PATH;
+const CHROMIUM_ARGS = chromiumArgs();
 const INPUTS = ['strings.json', 'numbers.json', 'example4.json'];
 
 const lines = [];

@@ -24,23 +24,15 @@ import net from 'node:net';
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CHROMIUM_PATH, chromiumArgs } from '../../scripts/chromium.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '../..');
 const PROGRAMS = path.join(HERE, 'programs');
 const BIN = path.join(REPO, 'node_modules', '.bin');
 const requireRepo = createRequire(path.join(REPO, 'package.json'));
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROMIUM = CHROMIUM_PATH;
+const CHROMIUM_ARGS = chromiumArgs();
 const ONLY = process.env.ONLY ? new Set(process.env.ONLY.split(',')) : null;
 const started = Date.now();
 
