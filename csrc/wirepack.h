@@ -529,7 +529,8 @@ typedef struct wp_path_step {
 
 /* The byte range [*start, *end) of the value at path, skipping (not decoding) everything else.
  * A duplicate key: the first one (json-pack's findKey; decoding keeps the last), so nothing
- * after a match is read. NOT_FOUND when a step does not apply. */
+ * after a match is read. NOT_FOUND when a step does not apply. scratch:
+ * wp_transcode_scratch_words(len, 0) words (nesting is limited to WP_DEFAULT_MAX_DEPTH). */
 wp_err wp_find(const uint8_t *in, uint32_t len, uint32_t format, const wp_path_step *path, uint32_t nsteps,
                uint32_t *scratch, uint32_t scratch_cap, uint32_t *start, uint32_t *end, wp_error *err);
 

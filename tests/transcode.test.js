@@ -4,7 +4,7 @@
 import { describe, test, expect } from 'vitest';
 import fc from 'fast-check';
 import { pack, unpack } from 'wirepack';
-import { encode as cborEncode, decode as cborDecode } from 'wirepack/cbor';
+import { encode as cborEncode, decode as cborDecode, Decoder as CborDecoder } from 'wirepack/cbor';
 import { pack as mpPack } from 'msgpackr';
 import { transcodeWasmBase64 } from '../js/src/transcode-inline.js';
 import * as tc from '../js/src/transcode.js';
@@ -364,6 +364,22 @@ describe('validate', () => {
     expect(validate(fromHex('62 c3 a9'), { format: 'cbor' })).toEqual({ valid: true });
     expect(validate(fromHex('01 02 03'), { format: 'cbor', multiple: true })).toEqual({ valid: true });
     expect(validate(fromHex('01 02 03'), { format: 'cbor' })).toMatchObject({ valid: false, error: { code: 'TRAILING_DATA', offset: 1 } });
+  });
+  test('a CBOR tag nests its item: validation fails where decoding fails with DEPTH', () => {
+    for (const [tags, maxDepth] of [[1000, undefined], [1001, undefined], [5, 5], [6, 5]]) {
+      const bytes = fromHex('c6 '.repeat(tags) + '00');
+      let decoded = null;
+      try {
+        if (maxDepth === undefined) cborDecode(bytes);
+        else new CborDecoder({ maxDepth }).decode(bytes);
+      } catch (e) {
+        decoded = e;
+      }
+      const r = validate(bytes, { format: 'cbor', maxDepth });
+      if (decoded === null) expect(r).toEqual({ valid: true });
+      else expect(r).toMatchObject({ valid: false, error: { code: 'DEPTH', offset: decoded.offset } });
+    }
+    expect(validate(fromHex('c6 '.repeat(1001) + '00'), { format: 'cbor' })).toMatchObject({ valid: false, error: { code: 'DEPTH', offset: 1000 } });
   });
 });
 

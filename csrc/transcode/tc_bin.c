@@ -83,7 +83,6 @@ static int tc_bin_value(tc_job *j, int cbor_in, tc_out *o, int check_utf8) {
             if (!(f->kind & TC_INDEF)) f->rem--;
             f->done++;
         }
-    tagged:
         if (!(cbor_in ? tc_cb_read(j, &v) : tc_mp_read(j, &v))) return 0;
         if (o && !tc_room(o, 16)) return 0;
         switch (v.kind) {
@@ -209,7 +208,16 @@ static int tc_bin_value(tc_job *j, int cbor_in, tc_out *o, int check_utf8) {
         case K_BREAK: return tc_fail(j, WP_ERR_BREAK, v.start);
         case K_TAG:
             if (o) return tc_fail(j, WP_ERR_UNMAPPABLE, v.start);
-            goto tagged;
+            /* its item one level deeper, as the decoder (and diagnostic notation) counts it: a
+             * chain of tags that decoding fails with DEPTH does not validate */
+            if (depth >= j->max_depth || depth >= j->st_cap) return tc_fail(j, WP_ERR_DEPTH, v.start);
+            {
+                tc_frame *f = &j->st[depth++];
+                f->kind = TC_TAG;
+                f->rem = 1;
+                f->done = 0;
+            }
+            continue;
         case K_SIMPLE:
             if (o) return tc_fail(j, WP_ERR_UNMAPPABLE, v.start);
             break;

@@ -289,6 +289,31 @@ int main(void) {
         free(out); tu_buf_free(&j);
         tu_end();
     }
+    {
+        /* a tag nests its item, for validation as for the CBOR decoder and diagnostic notation
+         * (tests/fuzz/fuzz_transcode.c found validate taking any chain of tags at depth 0) */
+        tu_case("depth limit: CBOR tags");
+        for (uint32_t tags = 1000; tags <= 1001; tags++) {
+            tu_buf c = {0};
+            for (uint32_t i = 0; i < tags; i++) tu_buf_u8(&c, 0xc6);
+            tu_buf_u8(&c, 0x00);
+            uint32_t sw = wp_transcode_scratch_words(c.len, 0);
+            uint32_t *s = malloc(sw * 4);
+            wp_error ve;
+            wp_err v = wp_validate(c.p, c.len, WP_FMT_CBOR, 0, 0, s, sw, &ve);
+            if (tags == 1000) CHECK_ERR(v, WP_OK);
+            else { CHECK_ERR(v, WP_ERR_DEPTH); CHECK_EQ_U(ve.offset, 1000); }
+            /* the same limit as wp_cbor_decode's default max_depth */
+            static wp_tables tb;
+            tu_dec x;
+            wp_err de = tu_cbor_decode(&x, &tb, c.p, c.len, 0);
+            CHECK_ERR(de, v);
+            if (de == WP_ERR_DEPTH) CHECK_EQ_U(x.d.err.offset, 1000);
+            tu_dec_free(&x);
+            free(s); tu_buf_free(&c);
+        }
+        tu_end();
+    }
 
     /* ---- numbers: formatting (JavaScript's String) and parsing (correctly rounded) */
     {
