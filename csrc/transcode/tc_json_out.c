@@ -491,6 +491,9 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
                 if (j->in[j->pos] == 0xff) { j->pos++; break; }
                 tc_val c;
                 uint32_t cs = j->pos;
+                /* a chunk is a definite byte string: anything else is BAD_CHUNK at it, before
+                 * its head is read (as validation and the decoder say, whatever follows) */
+                if ((j->in[cs] >> 5) != 2 || (j->in[cs] & 31) == 31) return tc_fail(j, WP_ERR_BAD_CHUNK, cs);
                 if (!tc_cb_read(j, &c)) return 0;
                 if (c.kind != K_BIN) return tc_fail(j, WP_ERR_BAD_CHUNK, cs);
                 if (!first) { if (!tc_room(o, 2)) return 0; tc_puts(o, ", ", 2); }

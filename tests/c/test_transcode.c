@@ -314,6 +314,23 @@ int main(void) {
         }
         tu_end();
     }
+    {
+        /* diagnostic notation of an indefinite byte string: a chunk that is no byte string is
+         * BAD_CHUNK at it, as validation says, even when its head claims more than is left */
+        tu_case("diagnostic: bad chunk");
+        static const uint8_t in[] = { 0x5f, 0xa3, 0x00, 0x04, 0x00 };
+        uint8_t *out; uint32_t n, off;
+        CHECK_ERR(tt_run(WP_FMT_CBOR, WP_FMT_JSON, in, sizeof in, WP_TC_DIAG, 0, &out, &n, &off), WP_ERR_BAD_CHUNK);
+        CHECK_EQ_U(off, 1);
+        free(out);
+        uint32_t sw = wp_transcode_scratch_words(sizeof in, 0);
+        uint32_t *sc = malloc(sw * 4);
+        wp_error ve;
+        CHECK_ERR(wp_validate(in, sizeof in, WP_FMT_CBOR, 0, 0, sc, sw, &ve), WP_ERR_BAD_CHUNK);
+        CHECK_EQ_U(ve.offset, 1);
+        free(sc);
+        tu_end();
+    }
 
     /* ---- numbers: formatting (JavaScript's String) and parsing (correctly rounded) */
     {
