@@ -501,7 +501,13 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
                 if (!tc_write_scalar(j, &c, false)) return 0;
             }
             if (!tc_room(o, 1)) return 0;
-            tc_put(o, ')');
+            if (first) {
+                /* no chunks: RFC 8949 8.1 writes ''_ ((_ ) would not say which kind of item) */
+                o->len -= 3;
+                tc_puts(o, "''_", 3);
+            } else {
+                tc_put(o, ')');
+            }
             break;
         }
         case K_UNDEF:

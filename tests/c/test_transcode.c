@@ -331,6 +331,20 @@ int main(void) {
         free(sc);
         tu_end();
     }
+    {
+        tu_case("diagnostic: indefinite byte strings");
+        static const struct { const char *hex, *want; } c[] = {
+            { "5f ff", "''_" }, { "5f 41 01 ff", "(_ h'01')" }, { "5f 41 01 40 ff", "(_ h'01', h'')" }, { "82 5f ff 01", "[''_,1]" } };
+        for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+            tu_buf in = {0};
+            tu_buf_hex(&in, c[i].hex);
+            uint8_t *out; uint32_t n;
+            CHECK_ERR(tt_run(WP_FMT_CBOR, WP_FMT_JSON, in.p, in.len, WP_TC_DIAG, 0, &out, &n, 0), WP_OK);
+            CHECK(n == strlen(c[i].want) && memcmp(out, c[i].want, n) == 0, "%s: got %.*s want %s", c[i].hex, (int)n, (const char *)out, c[i].want);
+            free(out); tu_buf_free(&in);
+        }
+        tu_end();
+    }
 
     /* ---- numbers: formatting (JavaScript's String) and parsing (correctly rounded) */
     {
