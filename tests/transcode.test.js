@@ -338,6 +338,12 @@ describe('errors name the byte offset', () => {
     expect(() => transcode(fromHex('81 1c'), { from: 'cbor', to: 'msgpack' })).toThrow(expect.objectContaining({ code: 'RESERVED_AI', offset: 1 }));
     expect(() => transcode(fromHex('c1 00'), { from: 'cbor', to: 'msgpack' })).toThrow(expect.objectContaining({ code: 'UNMAPPABLE', offset: 0 }));
   });
+  test('more unclosed brackets than half the input: the input\'s own error, not an internal one', () => {
+    // (the conversion's fixups hold (len + 16) / 2 containers, as many as well-formed input can have)
+    expect(() => transcode('['.repeat(24) + '}', { from: 'json', to: 'msgpack' })).toThrow(expect.objectContaining({ code: 'JSON_SYNTAX', offset: 24 }));
+    expect(() => transcode('['.repeat(30), { from: 'json', to: 'cbor' })).toThrow(expect.objectContaining({ code: 'TRUNCATED', offset: 30 }));
+    expect(() => transcode(fromHex('9f '.repeat(40)), { from: 'cbor', to: 'msgpack' })).toThrow(expect.objectContaining({ code: 'TRUNCATED', offset: 40 }));
+  });
   test('depth limit', () => {
     const deep = '['.repeat(20) + ']'.repeat(20);
     expect(() => transcode(deep, { from: 'json', to: 'msgpack', maxDepth: 10 })).toThrow(expect.objectContaining({ code: 'DEPTH' }));

@@ -115,6 +115,7 @@ wp_err wp_transcode(wp_transcoder *t) {
             j.pos = tc_skip_json_ws(j.in, j.pos, j.len);
         }
         if (j.pos >= j.len && (t->nvalues > 0 || multi)) break;
+        const uint32_t vstart = j.pos;
         int ok;
         if (t->to == WP_FMT_JSON) {
             if (json_in) { j.err = WP_ERR_BAD_TAPE; j.err_off = 0; ok = 0; }
@@ -137,6 +138,19 @@ wp_err wp_transcode(wp_transcoder *t) {
         }
         t->out = j.o.p;
         t->out_cap = j.o.cap;
+        if (!ok && j.err == WP_ERR_SCRATCH) {
+            /* the value opened more containers than the fixups hold ((len + 16) / 2, from
+             * wp_transcode_scratch_words): each takes two bytes at least, so it is not well
+             * formed, and the check alone, from its start, finds its own error (unclosed ones
+             * are TRUNCATED, not a scratch failure) */
+            tc_job c = j;
+            c.pos = vstart;
+            c.err = WP_OK;
+            if (!(json_in ? tc_json_skip(&c) : tc_bin_skip(&c, t->from == WP_FMT_CBOR, 0))) {
+                j.err = c.err;
+                j.err_off = c.err_off;
+            }
+        }
         if (!ok) {
             /* out_len: the end of the last complete value in out (bytes since flushed shift it) */
             uint64_t moved = j.o.flushed - flushed_at_value;

@@ -315,6 +315,17 @@ int main(void) {
         tu_end();
     }
     {
+        /* more unclosed containers than the fixups hold ((len + 16) / 2): the input's own error
+         * (the fuzz target found SCRATCH, an internal failure, from JSON and from CBOR) */
+        char deep[2 * 40 + 1];
+        for (int i = 0; i < 40; i++) memcpy(deep + 2 * i, "9f", 2);
+        deep[80] = 0;
+        err_case(WP_FMT_CBOR, WP_FMT_MSGPACK, deep, 1, WP_ERR_TRUNCATED, 40);
+        err_case(WP_FMT_JSON, WP_FMT_MSGPACK, "[[[[[[[[[[[[[[[[[[[[[[[[}", 0, WP_ERR_JSON_SYNTAX, 24);
+        err_case(WP_FMT_JSON, WP_FMT_CBOR, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", 0, WP_ERR_TRUNCATED, 30);
+        err_case(WP_FMT_JSON, WP_FMT_MSGPACK, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", 0, WP_ERR_TRUNCATED, 30);
+    }
+    {
         /* diagnostic notation of an indefinite byte string: a chunk that is no byte string is
          * BAD_CHUNK at it, as validation says, even when its head claims more than is left */
         tu_case("diagnostic: bad chunk");
