@@ -469,7 +469,9 @@ typedef struct wp_transcoder {
     uint32_t indent;       /* JSON output: spaces per level, 0 compact (as JSON.stringify's space) */
     uint32_t max_depth;    /* 0: WP_DEFAULT_MAX_DEPTH */
     uint8_t *out;
-    uint32_t out_cap;      /* wp_transcode_out_bound() always suffices when indent is 0 */
+    uint32_t out_cap;      /* wp_transcode_out_bound() always suffices when indent is 0, without
+                              WP_TC_DIAG (diagnostic notation can write 11 bytes for a one-byte
+                              item, simple(14),: use the flush sink) */
     uint32_t *scratch;     /* wp_transcode_scratch_words() words */
     uint32_t scratch_cap;
     /* out */

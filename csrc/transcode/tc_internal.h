@@ -43,6 +43,12 @@ WP_INLINE bool tc_room(tc_out *o, uint32_t n) {
     if (wp_likely(n <= o->cap - o->len)) return true;
     return tc_room_slow(o, n);
 }
+/* tc_room for a size computed in 64 bits (6 * length + 2 and the like, which would wrap around
+ * in 32 for inputs of 700 MB and up, and pass a check they fail): beyond 32 bits it never fits. */
+WP_INLINE bool tc_room64(tc_out *o, uint64_t n) {
+    if (wp_unlikely(n > 0xFFFFFFF0u)) { o->full = true; return false; }
+    return tc_room(o, (uint32_t)n);
+}
 WP_INLINE void tc_put(tc_out *o, uint32_t b) { o->p[o->len++] = (uint8_t)b; }
 WP_INLINE void tc_puts(tc_out *o, const void *s, uint32_t n) { __builtin_memcpy(o->p + o->len, s, n); o->len += n; }
 

@@ -109,8 +109,9 @@ WP_INLINE void tc_json_str(tc_out *o, const uint8_t *s, uint32_t n) { o->len = (
 
 /* newline and indentation before an item at depth d */
 WP_INLINE bool tc_indent(tc_job *j, uint32_t d) {
-    uint32_t n = 1 + d * j->indent;
-    if (!tc_room(&j->o, n)) return false;
+    const uint64_t n64 = 1 + (uint64_t)d * j->indent;
+    if (!tc_room64(&j->o, n64)) return false;
+    const uint32_t n = (uint32_t)n64; /* (it fits: the room is there) */
     tc_out *o = &j->o;
     o->p[o->len] = '\n';
     __builtin_memset(o->p + o->len + 1, ' ', n - 1);
@@ -136,7 +137,9 @@ WP_INLINE int tc_cb_chunks_json(tc_job *j, uint32_t start) {
         p = j->pos + (uint32_t)n;
         total += (uint32_t)n;
     }
-    if (!tc_room(&j->o, 6 * total + 2)) return 0;
+    /* (the opening quote, 6 bytes a byte at most, and the two quotes tc_json_str writes around
+     * the chunk being written before they are dropped) */
+    if (!tc_room64(&j->o, 6 * (uint64_t)total + 3)) return 0;
     tc_put(&j->o, '"');
     p = j->pos = start + 1;
     for (;;) {
@@ -199,7 +202,7 @@ WP_INLINE int tc_write_scalar(tc_job *j, tc_val *v, bool key) {
     case K_BIN: case K_EXT: {
         if (!(j->flags & WP_TC_DIAG)) return tc_fail(j, WP_ERR_NON_JSON, v->start);
         uint32_t n = (uint32_t)v->u;
-        if (!tc_room(o, 2 * n + 32)) return 0;
+        if (!tc_room64(o, 2 * (uint64_t)n + 32)) return 0;
         if (v->kind == K_EXT) {
             tc_puts(o, "ext(", 4);
             o->len += tc_i64_dec(v->x, (char *)o->p + o->len);
@@ -425,7 +428,7 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
                     continue;
                 }
                 if (v.kind == K_STR) {
-                    if (!tc_room(o, 6 * (uint32_t)v.u + 2 + 2)) return 0;
+                    if (!tc_room64(o, 6 * (uint64_t)(uint32_t)v.u + 2 + 2)) return 0;
                     tc_json_str(o, v.s, (uint32_t)v.u);
                 } else if (v.kind == K_STR_CHUNKS) {
                     if (!tc_cb_chunks_json(j, v.start)) return 0;
@@ -444,7 +447,7 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
         if (!(cbor ? tc_cb_read(j, &v) : tc_mp_read(j, &v))) return 0;
         switch (v.kind) {
         case K_STR:
-            if (!tc_room(o, 6 * (uint32_t)v.u + 2)) return 0;
+            if (!tc_room64(o, 6 * (uint64_t)(uint32_t)v.u + 2)) return 0;
             tc_json_str(o, v.s, (uint32_t)v.u);
             break;
         case K_STR_CHUNKS:
