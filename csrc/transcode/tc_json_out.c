@@ -416,26 +416,36 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
                     /* the map starts before its first key: report the key's offset */
                     return tc_fail(j, WP_ERR_KEY_ORDER, kstart);
                 }
-                /* members whose value is undefined are left out, as JSON.stringify does */
-                if (!(j->flags & WP_TC_DIAG) && tc_peek_undef(j, cbor)) {
+                /* keys JSON has (strings, and numbers, booleans, null and undefined as their
+                 * property names), checked before the value is looked at: a container's items,
+                 * a tag's item and a chunked byte string's chunks follow their head, where the
+                 * undefined check below would take one of them for the member's value */
+                _Static_assert(K_NIL == 0 && K_STR_CHUNKS == 9 && K_ARR == 10 && K_MAP_INDEF == 13, "the kinds a JSON key can have come first");
+                if (v.kind > K_STR_CHUNKS && (v.kind <= K_MAP_INDEF || !(j->flags & WP_TC_DIAG))) return tc_fail(j, WP_ERR_NON_JSON, kstart);
+                /* members whose value is undefined are left out, as JSON.stringify does (a
+                 * string's chunks are written first, to find the value, and undone with it) */
+                const uint64_t key_at = o->flushed + o->len; /* (flushing moves bytes, not this) */
+                bool skip = false;
+                if (v.kind == K_STR_CHUNKS) {
+                    if (!tc_cb_chunks_json(j, v.start)) return 0;
+                    skip = !(j->flags & WP_TC_DIAG) && tc_peek_undef(j, cbor);
+                } else if (!(j->flags & WP_TC_DIAG) && tc_peek_undef(j, cbor)) {
+                    skip = true;
+                } else if (v.kind == K_STR) {
+                    if (!tc_room64(o, 6 * (uint64_t)(uint32_t)v.u + 2 + 2)) return 0;
+                    tc_json_str(o, v.s, (uint32_t)v.u);
+                } else {
+                    if (!tc_write_scalar(j, &v, true)) return 0;
+                }
+                if (skip) {
                     f->done -= 1;
-                    /* undo the separator and indentation just written */
-                    uint32_t undo = (f->done ? 1 : 0) + (j->indent ? 1 + depth * j->indent : 0);
+                    /* undo the key, and the separator and indentation written before it */
+                    uint32_t undo = (uint32_t)(o->flushed + o->len - key_at) + (f->done ? 1 : 0) + (j->indent ? 1 + depth * j->indent : 0);
                     o->len -= undo;
                     j->pos += cbor ? 1 : 3;
                     f->rem--;
                     f->skipped++;
                     continue;
-                }
-                if (v.kind == K_STR) {
-                    if (!tc_room64(o, 6 * (uint64_t)(uint32_t)v.u + 2 + 2)) return 0;
-                    tc_json_str(o, v.s, (uint32_t)v.u);
-                } else if (v.kind == K_STR_CHUNKS) {
-                    if (!tc_cb_chunks_json(j, v.start)) return 0;
-                } else if (v.kind == K_ARR || v.kind == K_MAP || v.kind == K_ARR_INDEF || v.kind == K_MAP_INDEF) {
-                    return tc_fail(j, WP_ERR_NON_JSON, kstart);
-                } else {
-                    if (!tc_write_scalar(j, &v, true)) return 0;
                 }
                 if (!tc_room(o, 2)) return 0;
                 tc_put(o, ':');
