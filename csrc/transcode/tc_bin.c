@@ -208,15 +208,8 @@ static int tc_bin_value(tc_job *j, int cbor_in, tc_out *o, int check_utf8) {
         case K_BREAK: return tc_fail(j, WP_ERR_BREAK, v.start);
         case K_TAG:
             if (o) return tc_fail(j, WP_ERR_UNMAPPABLE, v.start);
-            /* its item one level deeper, as the decoder (and diagnostic notation) counts it: a
-             * chain of tags that decoding fails with DEPTH does not validate */
-            if (depth >= j->max_depth || depth >= j->st_cap) return tc_fail(j, WP_ERR_DEPTH, v.start);
-            {
-                tc_frame *f = &j->st[depth++];
-                f->kind = TC_TAG;
-                f->rem = 1;
-                f->done = 0;
-            }
+            /* (validation: a chain of tags that decoding fails with DEPTH does not validate) */
+            if (!tc_open_tag(j, &depth, v.start)) return 0;
             continue;
         case K_SIMPLE:
             if (o) return tc_fail(j, WP_ERR_UNMAPPABLE, v.start);

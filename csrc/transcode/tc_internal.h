@@ -135,6 +135,17 @@ WP_INLINE int tc_fail(tc_job *j, wp_err e, uint32_t off) {
     return 0;
 }
 
+/* The frame of a tag's item (the tag at `at`): one item, a level deeper, as the decoders count
+ * nesting, so a chain of tags meets max_depth as it does there. */
+WP_INLINE int tc_open_tag(tc_job *j, uint32_t *depth, uint32_t at) {
+    if (*depth >= j->max_depth || *depth >= j->st_cap) return tc_fail(j, WP_ERR_DEPTH, at);
+    tc_frame *f = &j->st[(*depth)++];
+    f->kind = TC_TAG;
+    f->rem = 1;
+    f->done = 0;
+    return 1;
+}
+
 /* ------------------------------------------------------------------ binary writers */
 /* Room for the largest head (9 bytes) must have been checked. */
 

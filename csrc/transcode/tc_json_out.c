@@ -486,13 +486,7 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
             if (!tc_room(o, 24)) return 0;
             o->len += tc_u64_dec(v.u, (char *)o->p + o->len);
             tc_put(o, '(');
-            if (depth >= j->max_depth || depth >= j->st_cap) return tc_fail(j, WP_ERR_DEPTH, v.start);
-            {
-                tc_frame *f = &j->st[depth++];
-                f->kind = TC_TAG;
-                f->rem = 1;
-                f->done = 0;
-            }
+            if (!tc_open_tag(j, &depth, v.start)) return 0;
             continue;
         case K_BIN_CHUNKS: {
             if (!(j->flags & WP_TC_DIAG)) return tc_fail(j, WP_ERR_NON_JSON, v.start);
