@@ -9,8 +9,9 @@
  * JSON lacks (dates, binary, BigInt, undefined, Maps, floats), and hand-written hostile inputs
  * (huge declared lengths, deep nesting, indefinite items, reserved bytes, bad timestamps).
  *
- * Every file starts with the configuration byte of its target (see fuzz_decode_main.h and
- * fuzz_roundtrip.c), and the MessagePack decode target's also with a feature byte (records,
+ * Every file starts with the configuration byte of its target (see fuzz_decode_main.h,
+ * fuzz_roundtrip.c and fuzz_transcode.c, whose seeds are also the JSON texts and a few hostile
+ * ones), and the MessagePack decode target's also with a feature byte (records,
  * extension config, bundles, ends); configurations are spread over the seeds. Messages written by
  * msgpackr with records, bundled strings, moreTypes and structuredClone come from
  * msgpackr-ext-seeds.mjs. Files are named
@@ -30,7 +31,7 @@ const { msgpackrExtSeeds } = await import('./msgpackr-ext-seeds.mjs');
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = join(ROOT, 'tests', 'fuzz', 'corpus');
-const TARGETS = ['fuzz_msgpack_decode', 'fuzz_cbor_decode', 'fuzz_roundtrip', 'fuzz_cbor_encode_det'];
+const TARGETS = ['fuzz_msgpack_decode', 'fuzz_cbor_decode', 'fuzz_roundtrip', 'fuzz_cbor_encode_det', 'fuzz_transcode'];
 
 // Decode targets: bit 0 objects, 1 multiple, 2 no-intern, 3 tag-f32, 4-6 depth, 7 limits.
 const DEC_CFG = [0x01, 0x00, 0x09, 0x05, 0x61, 0x81, 0x0d, 0x71, 0x81, 0x41, 0xe1];
@@ -42,6 +43,11 @@ const MP_FEAT = [0x00, 0x15, 0xd5, 0x17, 0x55, 0x9d, 0x35, 0x04, 0x01, 0x10];
 // the same with every msgpackr semantic on (seeds written with records, bundles, moreTypes...)
 const MP_EXT_FEAT = [0x15, 0xd5, 0x55, 0x17, 0x9d, 0xf5];
 const RT_CB_CFG = [0x03, 0x01, 0x0b, 0x43, 0x23, 0x07];
+// Transcode target (fuzz_transcode.c): bits 0-1 from, 2-3 to (0 MessagePack, 1 CBOR, 2-3 JSON),
+// 4 multiple, 5 first/lines, 6 flush sink, 7 a second byte (0-2 indent, 3 diagnostic notation,
+// 4 wire order, 5-7 max depth). The MessagePack configurations; CBOR's are these | 1.
+const TC_BIN_CFG = [[0x08], [0x04], [0x88, 0x02], [0x88, 0x08], [0x48], [0x88, 0x10], [0x00], [0xc8, 0x0a]];
+const TC_JSON_CFG = [[0x03], [0x07], [0x83, 0xa0], [0x23]];
 
 const seen = new Map(TARGETS.map((t) => [t, new Set()]));
 const counters = new Map();
@@ -55,8 +61,11 @@ function pick(list, key) {
 
 const LIMIT_BYTES = [0x7f, 0xe1, 0x24, 0xff, 0x4c];
 function write(target, name, cfg, body, feat = undefined) {
-  // the MessagePack decode target: a feature byte follows the configuration byte
-  const head = target === 'fuzz_msgpack_decode' ? [cfg, feat ?? pick(MP_FEAT, 'feat')] : [cfg];
+  // the MessagePack decode target: a feature byte follows the configuration byte; the transcode
+  // target's configuration may be two bytes
+  const cfgBytes = Array.isArray(cfg) ? cfg : [cfg];
+  cfg = cfgBytes[0];
+  const head = target === 'fuzz_msgpack_decode' ? [cfg, feat ?? pick(MP_FEAT, 'feat')] : [...cfgBytes];
   // decode targets: bit 7 of the configuration means that a byte of policy limits follows
   if (target.endsWith('_decode') && cfg & 0x80) head.push(pick(LIMIT_BYTES, 'lim'));
   const data = Buffer.concat([Buffer.from(head), Buffer.from(body)]);
@@ -64,21 +73,33 @@ function write(target, name, cfg, body, feat = undefined) {
   if (seen.get(target).has(h)) return;
   seen.get(target).add(h);
   const safe = name.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60);
-  const suffix = cfg.toString(16).padStart(2, '0') + (target === 'fuzz_msgpack_decode' ? head[1].toString(16).padStart(2, '0') : '');
+  const suffix = cfgBytes.map((b) => b.toString(16).padStart(2, '0')).join('') + (target === 'fuzz_msgpack_decode' ? head[1].toString(16).padStart(2, '0') : '');
   writeFileSync(join(OUT, target, `${safe}-${suffix}`), data);
   files++;
   bytes += data.length;
 }
 
-/** A MessagePack seed: the decoder target and the round trip. */
+/** The transcode target's configuration for one seed (multiple: bit 4, and lines with JSON out). */
+function tcCfg(list, key, from, multiple) {
+  const [c0, ...rest] = pick(list, key);
+  const to = (c0 >> 2) & 3;
+  return [c0 | from | (multiple ? 0x10 | (to >= 2 ? 0x20 : 0) : 0), ...rest];
+}
+/** A MessagePack seed: the decoder target, the round trip and the transcoder. */
 function mp(name, body, { multiple = false, rt = true } = {}) {
   write('fuzz_msgpack_decode', `mp-${name}`, pick(DEC_CFG, 'mp') | (multiple ? 2 : 0), body);
   if (rt) write('fuzz_roundtrip', `mp-${name}`, pick(RT_MP_CFG, 'rtmp') | (multiple ? 0x10 : 0), body);
+  write('fuzz_transcode', `mp-${name}`, tcCfg(TC_BIN_CFG, 'tcmp', 0, multiple), body);
 }
 /** A CBOR seed. */
 function cb(name, body, { multiple = false, rt = true } = {}) {
   write('fuzz_cbor_decode', `cb-${name}`, pick(DEC_CFG, 'cb') | (multiple ? 2 : 0), body);
   if (rt) write('fuzz_roundtrip', `cb-${name}`, pick(RT_CB_CFG, 'rtcb') | (multiple ? 0x10 : 0), body);
+  write('fuzz_transcode', `cb-${name}`, tcCfg(TC_BIN_CFG, 'tccb', 1, multiple), body);
+}
+/** A JSON text seed (the transcode target only). */
+function js(name, text, { multiple = false } = {}) {
+  write('fuzz_transcode', `json-${name}`, tcCfg(TC_JSON_CFG, 'tcjs', 0, multiple), Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'));
 }
 const hex = (s) => Buffer.from(s.replace(/[^0-9a-f]/gi, ''), 'hex');
 
@@ -99,7 +120,9 @@ const jsonFiles = [
 ];
 for (const file of jsonFiles) {
   const name = basename(file, '.json');
-  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  const text = readFileSync(file, 'utf8');
+  const doc = JSON.parse(text);
+  js(name, text);
   mp(name, packr.pack(doc));
   cb(name, cborx.encode(doc));
   // first-level parts: small seeds that the mutators get through quickly
@@ -274,5 +297,22 @@ for (const [mode, opts] of Object.entries(cbxModes)) {
   const shared = new Encoder({ structures: [] });
   cb('cbx-shared-seq', Buffer.concat([shared.encode(extras.sameShape), shared.encode(extras.sameShape), shared.encode(cbxDocs.medium)]), { multiple: true, rt: false });
 }
+
+// ------------------------------------------------------------------ JSON text (transcode target)
+const jsonEdge = {
+  numbers: '[0,-0,1e400,-1e-400,5e-324,1.7976931348623157e308,9007199254740993,18446744073709551616,-2147483649,4294967296,0.1,1E+2,-12.5e-3]',
+  strings: '["\\u0000\\u001f\\\"\\\\\\/\\b\\f\\n\\r\\t","\\ud800","\\udc00\\ud800x","\\ud83d\\ude00","é€😀"]',
+  keys: '{"b":1,"2":2,"a":3,"1":4,"b":5,"":6,"__proto__":{"x":1},"4294967295":7,"4294967294":8,"01":9}',
+  nested: '{"a":[{"b":[[],{}]},{"c":{"d":[1,[2,[3,[4]]]]}}],"e":null,"f":true,"g":false}',
+  whitespace: ' \t\r\n[ 1 , { "a" : [ ] } ] \n',
+  ndjson: '{"a":1}\n[2]\n"three"\n4\nnull\n',
+  deep: '['.repeat(60) + ']'.repeat(60),
+  unclosed: '['.repeat(40),
+  'bad-syntax': '{"a":[1,2,}',
+  'bad-utf8': Buffer.from('5b22fffe222c2022c3225d', 'hex'), // the bytes of ["\xff\xfe", "\xc3"]
+  'bad-literal': '[tru, nul]',
+  'bad-number': '[01, 1., -, 1e, .5]',
+};
+for (const [name, text] of Object.entries(jsonEdge)) js(`edge-${name}`, text, { multiple: name === 'ndjson' });
 
 console.log(`make-corpus: ${files} files, ${bytes} bytes in ${OUT}`);
