@@ -371,6 +371,12 @@ describe('validate', () => {
     expect(validate(fromHex('01 02 03'), { format: 'cbor', multiple: true })).toEqual({ valid: true });
     expect(validate(fromHex('01 02 03'), { format: 'cbor' })).toMatchObject({ valid: false, error: { code: 'TRAILING_DATA', offset: 1 } });
   });
+  test('a MessagePack map32 of 2^31 entries or more is truncated, not empty', () => {
+    // (its item count wrapped to 0 in 32 bits: df 80 00 00 00 validated and converted to {})
+    expect(validate(fromHex('df 80 00 00 00'), { format: 'msgpack' })).toMatchObject({ valid: false, error: { code: 'TRUNCATED', offset: 5 } });
+    expect(() => transcode(fromHex('df 80 00 00 00'), { from: 'msgpack', to: 'json' })).toThrow(expect.objectContaining({ code: 'TRUNCATED' }));
+    expect(() => transcode(fromHex('df 80 00 00 00'), { from: 'msgpack', to: 'cbor' })).toThrow(expect.objectContaining({ code: 'TRUNCATED' }));
+  });
   test('a CBOR tag nests its item: validation fails where decoding fails with DEPTH', () => {
     for (const [tags, maxDepth] of [[1000, undefined], [1001, undefined], [5, 5], [6, 5]]) {
       const bytes = fromHex('c6 '.repeat(tags) + '00');

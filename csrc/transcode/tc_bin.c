@@ -200,7 +200,7 @@ static int tc_bin_value(tc_job *j, int cbor_in, tc_out *o, int check_utf8) {
             if (depth >= j->max_depth || depth >= j->st_cap) return tc_fail(j, WP_ERR_DEPTH, v.start);
             tc_frame *f = &j->st[depth++];
             f->kind = (map ? TC_MAP : TC_ARR) | (indef ? TC_INDEF : 0);
-            f->rem = indef ? j->nfix : (map ? (uint32_t)v.u * 2 : (uint32_t)v.u);
+            f->rem = indef ? j->nfix : tc_items(map, v.u);
             if (indef && o) j->nfix++;
             f->done = 0;
             continue;

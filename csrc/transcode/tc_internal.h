@@ -135,6 +135,15 @@ WP_INLINE int tc_fail(tc_job *j, wp_err e, uint32_t off) {
     return 0;
 }
 
+/* The items a definite container's frame counts down (a map's entries twice), saturating: a
+ * MessagePack map32 of 2^31 entries or more wrapped to 0 in 32 bits and read as empty (df 80 00
+ * 00 00 validated, converted to {}). No input below 4 GB holds that many items, so the input
+ * runs out first, as for any other count too large for it. */
+WP_INLINE uint32_t tc_items(bool map, uint64_t n) {
+    const uint64_t k = map ? 2 * n : n;
+    return k > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)k;
+}
+
 /* The frame of a tag's item (the tag at `at`): one item, a level deeper, as the decoders count
  * nesting, so a chain of tags meets max_depth as it does there. */
 WP_INLINE int tc_open_tag(tc_job *j, uint32_t *depth, uint32_t at) {

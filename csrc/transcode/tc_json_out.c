@@ -472,7 +472,7 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
             if (depth >= j->max_depth || depth >= j->st_cap) return tc_fail(j, WP_ERR_DEPTH, v.start);
             tc_frame *f = &j->st[depth++];
             f->kind = (map ? TC_MAP : TC_ARR) | (indef ? TC_INDEF : 0);
-            f->rem = map ? (uint32_t)v.u * 2 : (uint32_t)v.u;
+            f->rem = tc_items(map, v.u);
             f->done = 0;
             f->skipped = 0;
             f->ktop = j->nfix;

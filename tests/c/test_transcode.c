@@ -214,6 +214,12 @@ int main(void) {
      * it was taken for the member's value, the member left out, and what followed read out of
      * step (822e319c d40000 efee wrote {"46":49} and then -17 and -18 as values of their own;
      * found by fuzz_transcode) */
+    /* a map32 of 2^31 entries or more: its item count wrapped to 0 in 32 bits, so it read as an
+     * empty map (validated; {} in JSON, a head of 2^31 entries and none in CBOR; found by
+     * fuzz_transcode): truncated, like any count too large for the input */
+    err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "df 80 00 00 00", 1, WP_ERR_TRUNCATED, 5);
+    err_case(WP_FMT_MSGPACK, WP_FMT_CBOR, "df ff ff ff ff 01 02", 1, WP_ERR_TRUNCATED, 7);
+    err_case(WP_FMT_MSGPACK, WP_FMT_MSGPACK, "91 df 80 00 00 01 c0 c0", 1, WP_ERR_TRUNCATED, 8);
     err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "82 2e 31 9c d4 00 00 ef ee", 1, WP_ERR_NON_JSON, 3);
     err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "81 92 d4 00 00 01 c0", 1, WP_ERR_NON_JSON, 1);
     err_case(WP_FMT_CBOR, WP_FMT_JSON, "a1 c1 f7 05", 1, WP_ERR_NON_JSON, 1);
