@@ -303,6 +303,15 @@ describe('round trips through every pair of formats', () => {
     expect(v.c).toBeInstanceOf(Uint8Array);
     expect(transcode(fromHex('bf 61 61 9f 01 02 ff 61 62 7f 61 78 61 79 ff ff'), { from: 'cbor', to: 'json' })).toBe('{"a":[1,2],"b":"xy"}');
   });
+  test('CBOR text chunks that are not UTF-8 alone read as decode() reads them', () => {
+    // decode() decodes each chunk on its own: e2 82 then ac is two U+FFFD, not the joined U+20AC
+    for (const h of ['7f 62 e2 82 61 ac ff', '7f 61 e2 62 82 ac ff', '7f 62 c3 a9 61 ff 61 61 ff', '7f 64 f0 90 80 41 ff', '82 7f 62 e2 82 61 ac ff 7f 63 e2 82 ac 60 ff']) {
+      const cb = fromHex(h);
+      const mp = /** @type {Uint8Array} */ (transcode(cb, { from: 'cbor', to: 'msgpack' }));
+      expect(unpack(mp)).toEqual(cborDecode(cb));
+      expect(transcode(mp, { from: 'msgpack', to: 'json' })).toBe(JSON.stringify(cborDecode(cb)));
+    }
+  });
 });
 
 describe('streams', () => {

@@ -5,16 +5,40 @@
  * decoder returns: numbers (floats included) that are integers in [-2^31, 2^32) as integers,
  * other floats as float64 (MessagePack) or the shortest exact float (CBOR); 64-bit integers
  * (MessagePack uint64/int64, CBOR 8-byte heads) keep a 64-bit form; binary <-> byte strings;
- * undefined <-> undefined; CBOR indefinite items become definite. Values with no counterpart
+ * undefined <-> undefined; CBOR indefinite items become definite (a text string's chunks joined,
+ * each that is not UTF-8 on its own replaced as the decoders replace it). Values with no counterpart
  * fail with WP_ERR_UNMAPPABLE: MessagePack extensions other than undefined, CBOR tags, simple
  * values other than false/true/null/undefined, and CBOR integers below -2^63.
  */
 #include "tc_internal.h"
 
-/* total length of the chunks of an indefinite string whose first chunk is at j->pos */
-static int tc_chunks_len(tc_job *j, uint32_t start, uint32_t mt, uint32_t *total) {
+/* Length of s[0..n) with each maximal invalid UTF-8 subpart replaced by U+FFFD (3 bytes, as
+ * TextDecoder and the decoders replace); written to out when it is not NULL. */
+static uint64_t tc_utf8_repl(const uint8_t *s, uint32_t n, uint8_t *out) {
+    uint32_t i = 0;
+    uint64_t len = 0;
+    for (;;) {
+        uint32_t ok = tc_utf8_check(s + i, n - i);
+        if (out) __builtin_memcpy(out + len, s + i, ok);
+        len += ok;
+        i += ok;
+        if (i == n) return len;
+        uint32_t skip = 1; /* (set: s[i] starts an invalid sequence; gcc cannot see it) */
+        tc_utf8_seq(s + i, n - i, &skip);
+        if (out) { out[len] = 0xEF; out[len + 1] = 0xBF; out[len + 2] = 0xBD; }
+        len += 3;
+        i += skip;
+    }
+}
+
+/* Total length of the chunks of an indefinite string whose first chunk is at j->pos. For text
+ * (rep not NULL) also the length once each chunk that is not valid UTF-8 on its own has been
+ * replaced (*rep; *bad when some chunk is): the decoders decode chunk by chunk, so the chunks
+ * e2 82 and ac are two U+FFFD, not the joined bytes' U+20AC. */
+static int tc_chunks_len(tc_job *j, uint32_t start, uint32_t mt, uint32_t *total, uint64_t *rep, bool *bad) {
     uint32_t p = j->pos, save = j->pos;
-    uint64_t t = 0;
+    uint64_t t = 0, r = 0;
+    bool any = false;
     for (;;) {
         if (p >= j->len) return tc_fail(j, WP_ERR_TRUNCATED, start);
         uint32_t b = j->in[p];
@@ -24,16 +48,22 @@ static int tc_chunks_len(tc_job *j, uint32_t start, uint32_t mt, uint32_t *total
         uint64_t n; bool indef;
         if (!tc_cb_arg(j, b & 31, p, &n, &indef)) return 0;
         if (n > j->len - j->pos) return tc_fail(j, WP_ERR_TRUNCATED, p);
+        if (rep) {
+            if (tc_utf8_check(j->in + j->pos, (uint32_t)n) == n) r += n;
+            else { r += tc_utf8_repl(j->in + j->pos, (uint32_t)n, NULL); any = true; }
+        }
         p = j->pos + (uint32_t)n;
         t += n;
     }
     j->pos = save;
     *total = (uint32_t)t;
+    if (rep) { *rep = r; *bad = any; }
     return 1;
 }
 
-/* copies the chunks (already checked) to out; j->pos after the break */
-static void tc_chunks_copy(tc_job *j, tc_out *o) {
+/* copies the chunks (already checked) to out, each replaced as tc_utf8_repl does when repl is
+ * set (room for the replaced length checked); j->pos after the break */
+static void tc_chunks_copy(tc_job *j, tc_out *o, bool repl) {
     uint32_t p = j->pos;
     for (;;) {
         uint32_t b = j->in[p];
@@ -41,7 +71,8 @@ static void tc_chunks_copy(tc_job *j, tc_out *o) {
         j->pos = p + 1;
         uint64_t n = 0; bool indef = false; /* (set: the chunks were checked before; gcc cannot see it) */
         tc_cb_arg(j, b & 31, p, &n, &indef);
-        if (o) tc_puts(o, j->in + j->pos, (uint32_t)n);
+        if (o && repl) o->len += (uint32_t)tc_utf8_repl(j->in + j->pos, (uint32_t)n, o->p + o->len);
+        else if (o) tc_puts(o, j->in + j->pos, (uint32_t)n);
         p = j->pos + (uint32_t)n;
     }
     j->pos = p + 1;
@@ -148,34 +179,30 @@ static int tc_bin_value(tc_job *j, int cbor_in, tc_out *o, int check_utf8) {
         }
         case K_STR_CHUNKS: case K_BIN_CHUNKS: {
             uint32_t total;
-            bool str = v.kind == K_STR_CHUNKS;
-            if (!tc_chunks_len(j, v.start, str ? 3 : 2, &total)) return 0;
+            uint64_t rep = 0;
+            bool str = v.kind == K_STR_CHUNKS, bad = false;
+            /* (the replaced length only when converting: validation fails ill-formed chunks) */
+            if (!tc_chunks_len(j, v.start, str ? 3 : 2, &total, str && o ? &rep : NULL, &bad)) return 0;
             if (o) {
-                if (!tc_room(o, total + 9)) return 0;
-                if (str) tc_w_str_head(o, 0, total);
+                /* text: the chunks joined, each ill-formed one replaced as the decoders do */
+                if (!tc_room64(o, (str ? rep : total) + 9)) return 0;
+                if (str) tc_w_str_head(o, 0, (uint32_t)rep);
                 else if (total < 0x100) { tc_put(o, 0xc4); tc_put(o, total); }
                 else if (total < 0x10000) { tc_put(o, 0xc5); wp_put_be16(o->p + o->len, total); o->len += 2; }
                 else { tc_put(o, 0xc6); wp_put_be32(o->p + o->len, total); o->len += 4; }
-                uint32_t at = o->len;
-                tc_chunks_copy(j, o);
-                if (str && check_utf8) {
-                    uint32_t bad = tc_utf8_check(o->p + at, total);
-                    if (bad != total) return tc_fail(j, WP_ERR_BAD_UTF8, v.start);
-                }
+                tc_chunks_copy(j, o, bad);
             } else {
                 uint32_t p = j->pos;
-                tc_chunks_copy(j, NULL);
+                tc_chunks_copy(j, NULL, false);
                 if (str && check_utf8) {
                     /* each chunk on its own */
                     while (j->in[p] != 0xff) {
-                        uint32_t cs = p;
                         j->pos = p + 1;
                         uint64_t n = 0; bool indef = false; /* (set: the chunks were checked before; gcc cannot see it) */
                         tc_cb_arg(j, j->in[p] & 31, p, &n, &indef);
-                        uint32_t bad = tc_utf8_check(j->in + j->pos, (uint32_t)n);
-                        if (bad != n) return tc_fail(j, WP_ERR_BAD_UTF8, j->pos + bad);
+                        uint32_t at = tc_utf8_check(j->in + j->pos, (uint32_t)n);
+                        if (at != n) return tc_fail(j, WP_ERR_BAD_UTF8, j->pos + at);
                         p = j->pos + (uint32_t)n;
-                        (void)cs;
                     }
                     j->pos = p + 1;
                 }

@@ -263,6 +263,34 @@ int main(void) {
         tu_end();
     }
 
+    {
+        /* the decoders decode each chunk on its own (RFC 8949 3.2.3), so e2 82 then ac is two
+         * U+FFFD, not the joined U+20AC: a chunk that is not UTF-8 alone is replaced as they do */
+        tu_case("cbor indefinite text, ill-formed chunks -> msgpack");
+        static const char *const cases[][2] = {
+            {"7f 62 e2 82 61 ac ff", "a6 ef bf bd ef bf bd"},
+            {"7f 61 e2 62 82 ac ff", "a9 ef bf bd ef bf bd ef bf bd"},
+            {"7f 62 c3 a9 61 ff 61 61 ff", "a6 c3 a9 ef bf bd 61"},
+            {"7f 64 f0 90 80 41 ff", "a4 ef bf bd 41"}, /* as long as the chunk, not the same */
+            {"7f 62 e2 82 62 82 ac ff", "a9 ef bf bd ef bf bd ef bf bd"},
+            {"7f 63 e2 82 ac 60 ff", "a3 e2 82 ac"},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            tu_buf in = {0}, want = {0};
+            tu_buf_hex(&in, cases[i][0]);
+            tu_buf_hex(&want, cases[i][1]);
+            uint8_t *mp, *j1, *j2; uint32_t mn, n1, n2;
+            CHECK_ERR(tt_run(WP_FMT_CBOR, WP_FMT_MSGPACK, in.p, in.len, 0, 0, &mp, &mn, 0), WP_OK);
+            CHECK_BYTES(mp, mn, want.p, want.len);
+            /* and so the same JSON directly and through MessagePack */
+            CHECK_ERR(tt_run(WP_FMT_CBOR, WP_FMT_JSON, in.p, in.len, 0, 0, &j1, &n1, 0), WP_OK);
+            CHECK_ERR(tt_run(WP_FMT_MSGPACK, WP_FMT_JSON, mp, mn, 0, 0, &j2, &n2, 0), WP_OK);
+            CHECK_BYTES(j2, n2, j1, n1);
+            free(mp); free(j1); free(j2); tu_buf_free(&in); tu_buf_free(&want);
+        }
+        tu_end();
+    }
+
     /* ---- streams */
     {
         tu_case("ndjson -> msgpack stream -> json lines");
