@@ -454,8 +454,10 @@ enum {
     WP_TC_MULTIPLE = 1u << 0, /* convert/validate values until the input ends: concatenated
                                  MessagePack or CBOR, whitespace-separated JSON (NDJSON) */
     WP_TC_LINES = 1u << 1,    /* JSON output: a newline after every top-level value (NDJSON) */
-    WP_TC_DIAG = 1u << 2,     /* JSON output as diagnostic notation (RFC 8949 8): binary h'..',
-                                 tags N(..), undefined, NaN, Infinity, simple(N), ext(T, h'..') */
+    WP_TC_DIAG = 1u << 2,     /* JSON output as diagnostic notation (RFC 8949 8, indefinite
+                                 lengths as in 8.1), for CBOR as wirepack/cbor's diagnose()
+                                 writes it: h'..', N(..), [_ 1], (_ "a"), 1.0, simple(N), ...;
+                                 MessagePack extensions ext(T, h'..') (csrc/transcode/tc_diag.c) */
     WP_TC_FIRST = 1u << 3,    /* convert the first value only; t->end says where it ended */
     WP_TC_WIRE_ORDER = 1u << 4 /* JSON output: keys in wire order, duplicates kept (no KEY_ORDER) */
 };

@@ -222,9 +222,9 @@ describe('msgpack / CBOR -> JSON is JSON.stringify(decode(x))', () => {
   });
   test('diagnostic notation', () => {
     expect(transcode(fromHex('83 c1 43 01 02 03 f7 fa 7f c0 00 00'), { from: 'cbor', to: 'json', diag: true }))
-      .toBe("[1(h'010203'),undefined,NaN]");
+      .toBe("[1(h'010203'), undefined, NaN]");
     expect(transcode(fromHex('92 c4 01 ff d6 05 00 00 00 01'), { from: 'msgpack', to: 'json', diag: true }))
-      .toBe("[h'ff',ext(5, h'00000001')]");
+      .toBe("[h'ff', ext(5, h'00000001')]");
   });
   test('invalid UTF-8 becomes U+FFFD as TextDecoder does', () => {
     const mp = fromHex('a6 61 ff e2 82 c3 a9');

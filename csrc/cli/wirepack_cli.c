@@ -31,7 +31,7 @@ static const char *USAGE =
     "  -1   JSON with one space of indentation (-j implied)\n"
     "  -2   JSON with two spaces of indentation (-j implied)\n"
     "Other modes:\n"
-    "  --diag         print diagnostic notation (JSON plus h'..', tags, undefined, NaN, ...)\n"
+    "  --diag         print diagnostic notation (RFC 8949: h'..', tags, [_ ..], 1.0, undefined, ...)\n"
     "  --validate     check the input (well-formed, depth, UTF-8): prints \"ok\" and the value count\n"
     "  --find PATH    print the value at PATH (a JSON Pointer such as /a/0/b), in the output format\n"
     "  --max-depth N  nesting limit (default 1000)\n"

@@ -119,6 +119,7 @@ wp_err wp_transcode(wp_transcoder *t) {
         int ok;
         if (t->to == WP_FMT_JSON) {
             if (json_in) { j.err = WP_ERR_BAD_TAPE; j.err_off = 0; ok = 0; }
+            else if (t->flags & WP_TC_DIAG) ok = tc_bin_to_diag(&j, t->from == WP_FMT_CBOR);
             else ok = tc_bin_to_json(&j, t->from == WP_FMT_CBOR);
             if (ok && (t->flags & WP_TC_LINES)) {
                 j.o.keep = j.o.len;

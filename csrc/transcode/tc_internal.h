@@ -124,6 +124,7 @@ typedef struct tc_job {
 
 /* 1 when one value was converted (job->pos after it), 0 on error (job->err). */
 int tc_bin_to_json(tc_job *j, int from_cbor);
+int tc_bin_to_diag(tc_job *j, int from_cbor); /* WP_TC_DIAG: diagnostic notation (tc_diag.c) */
 int tc_json_to_bin(tc_job *j, int to_cbor);
 int tc_bin_to_bin(tc_job *j, int from_cbor);
 /* Skip one value without output (validate, find); checks UTF-8 when check_utf8. */

@@ -182,8 +182,8 @@ WP_INLINE int tc_write_scalar(tc_job *j, tc_val *v, bool key) {
         } else o->len += tc_u64_dec(v->u, (char *)o->p + o->len);
         break;
     case K_F64:
-        if ((key || (j->flags & WP_TC_DIAG)) && v->d != v->d) { tc_puts(o, "NaN", 3); break; }
-        if ((key || (j->flags & WP_TC_DIAG)) && __builtin_isinf(v->d)) {
+        if (key && v->d != v->d) { tc_puts(o, "NaN", 3); break; }
+        if (key && __builtin_isinf(v->d)) {
             if (v->d < 0) tc_put(o, '-');
             tc_puts(o, "Infinity", 8);
             break;
@@ -191,29 +191,8 @@ WP_INLINE int tc_write_scalar(tc_job *j, tc_val *v, bool key) {
         o->len += wp_json_f64(v->d, (char *)o->p + o->len);
         break;
     case K_UNDEF:
-        if (key || (j->flags & WP_TC_DIAG)) { tc_puts(o, "undefined", 9); break; }
+        if (key) { tc_puts(o, "undefined", 9); break; }
         return tc_fail(j, WP_ERR_NON_JSON, v->start);
-    case K_SIMPLE:
-        if (!(j->flags & WP_TC_DIAG)) return tc_fail(j, WP_ERR_NON_JSON, v->start);
-        tc_puts(o, "simple(", 7);
-        o->len += tc_u64_dec(v->u, (char *)o->p + o->len);
-        tc_put(o, ')');
-        break;
-    case K_BIN: case K_EXT: {
-        if (!(j->flags & WP_TC_DIAG)) return tc_fail(j, WP_ERR_NON_JSON, v->start);
-        uint32_t n = (uint32_t)v->u;
-        if (!tc_room64(o, 2 * (uint64_t)n + 32)) return 0;
-        if (v->kind == K_EXT) {
-            tc_puts(o, "ext(", 4);
-            o->len += tc_i64_dec(v->x, (char *)o->p + o->len);
-            tc_puts(o, ", ", 2);
-        }
-        tc_puts(o, "h'", 2);
-        for (uint32_t i = 0; i < n; i++) { tc_put(o, (uint8_t)tc_hex[v->s[i] >> 4]); tc_put(o, (uint8_t)tc_hex[v->s[i] & 15]); }
-        tc_put(o, '\'');
-        if (v->kind == K_EXT) tc_put(o, ')');
-        break;
-    }
     default:
         return tc_fail(j, WP_ERR_NON_JSON, v->start);
     }
@@ -359,7 +338,7 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
     uint32_t depth = 0;
     tc_val v = { 0 }; /* (each kind sets the fields it uses; gcc cannot see it) */
     tc_out *o = &j->o;
-    bool check_keys = !(j->flags & (WP_TC_DIAG | WP_TC_WIRE_ORDER));
+    bool check_keys = !(j->flags & WP_TC_WIRE_ORDER);
     j->nfix = 0;
     for (;;) {
         bool is_key = false;
@@ -421,15 +400,15 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
                  * a tag's item and a chunked byte string's chunks follow their head, where the
                  * undefined check below would take one of them for the member's value */
                 _Static_assert(K_NIL == 0 && K_STR_CHUNKS == 9 && K_ARR == 10 && K_MAP_INDEF == 13, "the kinds a JSON key can have come first");
-                if (v.kind > K_STR_CHUNKS && (v.kind <= K_MAP_INDEF || !(j->flags & WP_TC_DIAG))) return tc_fail(j, WP_ERR_NON_JSON, kstart);
+                if (v.kind > K_STR_CHUNKS) return tc_fail(j, WP_ERR_NON_JSON, kstart);
                 /* members whose value is undefined are left out, as JSON.stringify does (a
                  * string's chunks are written first, to find the value, and undone with it) */
                 const uint64_t key_at = o->flushed + o->len; /* (flushing moves bytes, not this) */
                 bool skip = false;
                 if (v.kind == K_STR_CHUNKS) {
                     if (!tc_cb_chunks_json(j, v.start)) return 0;
-                    skip = !(j->flags & WP_TC_DIAG) && tc_peek_undef(j, cbor);
-                } else if (!(j->flags & WP_TC_DIAG) && tc_peek_undef(j, cbor)) {
+                    skip = tc_peek_undef(j, cbor);
+                } else if (tc_peek_undef(j, cbor)) {
                     skip = true;
                 } else if (v.kind == K_STR) {
                     if (!tc_room64(o, 6 * (uint64_t)(uint32_t)v.u + 2 + 2)) return 0;
@@ -481,48 +460,11 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
         }
         case K_BREAK:
             return tc_fail(j, WP_ERR_BREAK, v.start);
-        case K_TAG:
-            if (!(j->flags & WP_TC_DIAG)) return tc_fail(j, WP_ERR_NON_JSON, v.start);
-            if (!tc_room(o, 24)) return 0;
-            o->len += tc_u64_dec(v.u, (char *)o->p + o->len);
-            tc_put(o, '(');
-            if (!tc_open_tag(j, &depth, v.start)) return 0;
-            continue;
-        case K_BIN_CHUNKS: {
-            if (!(j->flags & WP_TC_DIAG)) return tc_fail(j, WP_ERR_NON_JSON, v.start);
-            if (!tc_room(o, 4)) return 0;
-            tc_puts(o, "(_ ", 3);
-            uint32_t first = 1;
-            for (;;) {
-                if (j->pos >= j->len) return tc_fail(j, WP_ERR_TRUNCATED, v.start);
-                if (j->in[j->pos] == 0xff) { j->pos++; break; }
-                tc_val c;
-                uint32_t cs = j->pos;
-                /* a chunk is a definite byte string: anything else is BAD_CHUNK at it, before
-                 * its head is read (as validation and the decoder say, whatever follows) */
-                if ((j->in[cs] >> 5) != 2 || (j->in[cs] & 31) == 31) return tc_fail(j, WP_ERR_BAD_CHUNK, cs);
-                if (!tc_cb_read(j, &c)) return 0;
-                if (c.kind != K_BIN) return tc_fail(j, WP_ERR_BAD_CHUNK, cs);
-                if (!first) { if (!tc_room(o, 2)) return 0; tc_puts(o, ", ", 2); }
-                first = 0;
-                if (!tc_write_scalar(j, &c, false)) return 0;
-            }
-            if (!tc_room(o, 1)) return 0;
-            if (first) {
-                /* no chunks: RFC 8949 8.1 writes ''_ ((_ ) would not say which kind of item) */
-                o->len -= 3;
-                tc_puts(o, "''_", 3);
-            } else {
-                tc_put(o, ')');
-            }
-            break;
-        }
         case K_UNDEF:
-            if (depth || (j->flags & WP_TC_DIAG)) {
+            if (depth) {
                 /* in arrays (members were left out above) */
-                if (!tc_room(o, 9)) return 0;
-                if (j->flags & WP_TC_DIAG) tc_puts(o, "undefined", 9);
-                else tc_puts(o, "null", 4);
+                if (!tc_room(o, 4)) return 0;
+                tc_puts(o, "null", 4);
                 break;
             }
             return tc_fail(j, WP_ERR_NON_JSON, v.start);

@@ -21,7 +21,9 @@ import { decode as cborDecode, decodeMultiple as cborDecodeMultiple } from './cb
  * @property {boolean} [lines] JSON output: a newline after every value (NDJSON; default: with `multiple`)
  * @property {number | string} [indent] JSON output: spaces per level (as JSON.stringify's third
  *   argument: a number up to 10, or a string of spaces)
- * @property {boolean} [diag] JSON output as diagnostic notation (binary, tags, undefined, NaN...)
+ * @property {boolean} [diag] JSON output as diagnostic notation (RFC 8949 section 8): for CBOR
+ *   the text wirepack/cbor's `diagnose()` gives (`h'..'`, tags, `[_ ..]`, `1.0`, `undefined`);
+ *   MessagePack extensions as `ext(T, h'..')`
  * @property {'string' | 'bytes'} [as] JSON output as a string (default) or UTF-8 bytes
  * @property {boolean} [wireOrder] JSON output: map keys in wire order, duplicates kept (faster
  *   for maps JSON.stringify(decode(x)) would reorder; see README)

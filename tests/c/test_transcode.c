@@ -397,11 +397,34 @@ int main(void) {
         free(sc);
         tu_end();
     }
-    /* diagnostic notation of indefinite byte strings (RFC 8949 8.1: ''_ when there are no chunks) */
-    to_json_flags(WP_FMT_CBOR, "5f ff", "''_", WP_TC_DIAG, 0);
-    to_json_flags(WP_FMT_CBOR, "5f 41 01 ff", "(_ h'01')", WP_TC_DIAG, 0);
-    to_json_flags(WP_FMT_CBOR, "5f 41 01 40 ff", "(_ h'01', h'')", WP_TC_DIAG, 0);
-    to_json_flags(WP_FMT_CBOR, "82 5f ff 01", "[''_,1]", WP_TC_DIAG, 0);
+    /* diagnostic notation (RFC 8949 8, indefinite lengths as in 8.1), as diagnose() writes it
+     * (tests/transcode.test.js compares the two on Appendix A and generated input) */
+    {
+        static const char *const diag[][2] = {
+            {"5f ff", "''_"}, {"7f ff", "\"\"_"}, {"9f ff", "[_ ]"}, {"bf ff", "{_ }"},
+            {"5f 41 01 ff", "(_ h'01')"}, {"5f 41 01 40 ff", "(_ h'01', h'')"}, {"82 5f ff 01", "[''_, 1]"},
+            {"7f 61 61 62 62 63 ff", "(_ \"a\", \"bc\")"}, {"9f 01 82 02 03 ff", "[_ 1, [2, 3]]"},
+            {"bf 61 61 01 61 62 9f ff ff", "{_ \"a\": 1, \"b\": [_ ]}"},
+            {"a3 01 02 41 01 03 f6 f7", "{1: 2, h'01': 3, null: undefined}"},
+            {"a1 7f 61 61 ff 5f 41 01 ff", "{(_ \"a\"): (_ h'01')}"},
+            {"c1 fb 41 d4 52 d9 ec 00 00 00", "1(1363896240.0)"}, {"d8 20 c2 40", "32(2(h''))"},
+            {"f9 3c 00", "1.0"}, {"f9 80 00", "-0.0"}, {"fb 7e 37 e4 3c 88 00 75 9c", "1.0e+300"},
+            {"f9 00 01", "5.960464477539063e-8"}, {"fa 47 c3 50 00", "100000.0"}, {"fb c0 10 66 66 66 66 66 66", "-4.1"},
+            {"f9 7c 00", "Infinity"}, {"f9 fc 00", "-Infinity"}, {"f9 7e 00", "NaN"},
+            {"3b ff ff ff ff ff ff ff ff", "-18446744073709551616"}, {"1b 00 00 00 00 00 00 00 01", "1"},
+            {"e0", "simple(0)"}, {"f8 ff", "simple(255)"},
+            {"63 e2 82 ac", "\"\\u20ac\""}, {"64 f0 90 85 91", "\"\\ud800\\udd51\""}, {"62 c3 28", "\"\\ufffd(\""},
+            {"66 22 5c 08 0a 01 7f", "\"\\\"\\\\\\b\\n\\u0001\\u007f\""}, {"63 ef bb bf", "\"\\ufeff\""},
+        };
+        for (size_t i = 0; i < sizeof diag / sizeof diag[0]; i++) to_json_flags(WP_FMT_CBOR, diag[i][0], diag[i][1], WP_TC_DIAG, 0);
+        /* MessagePack: the same notation, extensions as ext(T, h'..') */
+        to_json_flags(WP_FMT_MSGPACK, "94 c4 01 ff d6 05 00 00 00 01 ca 3f c0 00 00 d4 00 00", "[h'ff', ext(5, h'00000001'), 1.5, undefined]", WP_TC_DIAG, 0);
+        to_json_flags(WP_FMT_MSGPACK, "82 01 02 c0 cb 3f f0 00 00 00 00 00 00", "{1: 2, null: 1.0}", WP_TC_DIAG, 0);
+        /* indented: items on lines of their own, chunks on one */
+        to_json_flags(WP_FMT_CBOR, "bf 61 61 9f 01 7f 61 78 ff ff 61 62 80 ff", "{_\n  \"a\": [_\n    1,\n    (_ \"x\")\n  ],\n  \"b\": []\n}", WP_TC_DIAG, 2);
+        to_json_flags(WP_FMT_CBOR, "9f ff", "[_ ]", WP_TC_DIAG, 2);
+        to_json_flags(WP_FMT_CBOR, "c1 81 01", "1([\n 1\n])", WP_TC_DIAG, 1);
+    }
 
     /* ---- numbers: formatting (JavaScript's String) and parsing (correctly rounded) */
     {
