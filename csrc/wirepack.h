@@ -505,8 +505,9 @@ typedef struct wp_transcoder {
  *    binary, extensions (timestamps too), CBOR tags and simple values: NON_JSON; invalid
  *    UTF-8: U+FFFD per maximal subpart (as TextDecoder). A map that JSON.stringify of the
  *    decoded object would write differently (integer-like keys not first in ascending order,
- *    or duplicate keys) fails with KEY_ORDER (the JavaScript API then falls back to
- *    JSON.stringify(decode(x))); with WP_TC_WIRE_ORDER keys are written in wire order.
+ *    or duplicate keys, compared by their property names: -20 and "-20" are one) fails with
+ *    KEY_ORDER (the JavaScript API then falls back to JSON.stringify(decode(x))); with
+ *    WP_TC_WIRE_ORDER keys are written in wire order.
  *  - From JSON: strict RFC 8259, correctly rounded doubles (Clinger, Eisel-Lemire, then the C
  *    library's strtod), UTF-8 checked; written as wirepack's encoders write JSON.parse(text):
  *    integers in [-2^31, 2^32) as integers, other numbers float64 (MessagePack) or the

@@ -207,6 +207,26 @@ describe('msgpack / CBOR -> JSON is JSON.stringify(decode(x))', () => {
     // policy errors are the same as without reordering
     expect(() => transcode(fromHex('82 a1 62 01 a1 31 c4 00'), { from: 'msgpack', to: 'json' })).toThrow(expect.objectContaining({ code: 'NON_JSON', offset: 6 }));
   });
+  test('fast-check: hand-made maps whose keys are numbers, null, booleans, undefined, and their names', () => {
+    // JavaScript keys a property by String(key): -20 and "-20" are one property, and the
+    // 64-bit forms of 5 decode to 5n, whose name "5" is an array index (written first)
+    /** @type {[string, string][]} key bytes as [MessagePack, CBOR] */
+    const KEYS = [
+      ['ec', '33'], ['a3 2d 32 30', '63 2d 32 30'], ['c0', 'f6'], ['a4 6e 75 6c 6c', '64 6e 75 6c 6c'],
+      ['c3', 'f5'], ['a4 74 72 75 65', '64 74 72 75 65'], ['cb 3f f8 00 00 00 00 00 00', 'f9 3e 00'], ['a3 31 2e 35', '63 31 2e 35'],
+      ['cf 00 00 00 00 00 00 00 05', '1b 00 00 00 00 00 00 00 05'], ['d3 00 00 00 00 00 00 00 05', '05'], ['a1 35', '61 35'],
+      ['d3 ff ff ff ff ff ff ff fb', '3b 00 00 00 00 00 00 00 04'], ['a2 2d 35', '62 2d 35'],
+      ['cb 7f f8 00 00 00 00 00 00', 'f9 7e 00'], ['a3 4e 61 4e', '63 4e 61 4e'], ['d4 00 00', 'f7'],
+      ['ce ff ff ff ff', '1a ff ff ff ff'], ['ce ff ff ff fe', '1a ff ff ff fe'], ['a1 61', '61 61'], ['00', '00'],
+    ];
+    const entries = fc.array(fc.tuple(fc.nat(KEYS.length - 1), fc.nat(23)), { maxLength: 6 });
+    fc.assert(fc.property(entries, (es) => {
+      const mp = fromHex([(0x80 | es.length).toString(16), ...es.map(([k, v]) => `${KEYS[k][0]} ${v.toString(16)}`)].join(' '));
+      const cb = fromHex([(0xa0 | es.length).toString(16), ...es.map(([k, v]) => `${KEYS[k][1]} ${v.toString(16)}`)].join(' '));
+      expect(transcode(mp, { from: 'msgpack', to: 'json' }), hex(mp)).toBe(JSON.stringify(unpack(mp)));
+      expect(transcode(cb, { from: 'cbor', to: 'json' }), hex(cb)).toBe(JSON.stringify(cborDecode(cb)));
+    }), { numRuns: 1000 });
+  });
   test('fast-check: hand-made maps with integer-like and duplicate keys', () => {
     const key = fc.oneof(fc.constantFrom('0', '1', '2', '10', '01', 'a', 'b', '-1', '4294967295', '4294967294'), fc.string({ maxLength: 3 }))
       .filter((k) => k !== '__proto__');

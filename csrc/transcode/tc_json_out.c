@@ -161,6 +161,38 @@ WP_INLINE int tc_cb_chunks_json(tc_job *j, uint32_t start) {
     return 1;
 }
 
+/* The property name JavaScript gives a key that is not a string: String() of what decode()
+ * returns (64-bit integers are BigInts: their digits). 0 for kinds that are no JSON key.
+ * buf: 32 bytes. */
+static uint32_t tc_scalar_name(const tc_val *v, char *buf) {
+    switch (v->kind) {
+    case K_NIL: __builtin_memcpy(buf, "null", 4); return 4;
+    case K_FALSE: __builtin_memcpy(buf, "false", 5); return 5;
+    case K_TRUE: __builtin_memcpy(buf, "true", 4); return 4;
+    case K_UNDEF: __builtin_memcpy(buf, "undefined", 9); return 9;
+    case K_UINT: return tc_u64_dec(v->u, buf);
+    case K_NEG: buf[0] = '-'; return 1 + tc_u64_dec(v->u, buf + 1);
+    case K_INT64:
+        if (v->d == 1) return tc_i64_dec((int64_t)v->u, buf);
+        if (v->d == 2) {
+            /* CBOR -1 - u, u up to 2^64 - 1 */
+            buf[0] = '-';
+            if (v->u == 0xFFFFFFFFFFFFFFFFull) { __builtin_memcpy(buf + 1, "18446744073709551616", 20); return 21; }
+            return 1 + tc_u64_dec(v->u + 1, buf + 1);
+        }
+        return tc_u64_dec(v->u, buf);
+    case K_F64:
+        if (v->d != v->d) { __builtin_memcpy(buf, "NaN", 3); return 3; }
+        if (__builtin_isinf(v->d)) {
+            if (v->d < 0) { __builtin_memcpy(buf, "-Infinity", 9); return 9; }
+            __builtin_memcpy(buf, "Infinity", 8);
+            return 8;
+        }
+        return wp_json_f64(v->d, buf);
+    default: return 0;
+    }
+}
+
 /* Writes a scalar (not a container); key: as a property name (quoted). */
 WP_INLINE int tc_write_scalar(tc_job *j, tc_val *v, bool key) {
     tc_out *o = &j->o;
@@ -233,6 +265,20 @@ WP_INLINE bool tc_key_at(const uint8_t *in, uint32_t off, int cbor, const uint8_
     return true;
 }
 
+/* The name of the key whose head is at off, read again for a comparison: a string's bytes in
+ * the input, or the property name of another scalar, written to buf (32 bytes). */
+static bool tc_key_name(const tc_job *j, uint32_t off, int cbor, char *buf, const uint8_t **s, uint32_t *n) {
+    if (tc_key_at(j->in, off, cbor, s, n)) return true;
+    tc_job t = *j; /* (only for keys whose hashes are equal: rare) */
+    t.pos = off;
+    t.err = WP_OK;
+    tc_val v;
+    if (!(cbor ? tc_cb_read(&t, &v) : tc_mp_read(&t, &v))) return false;
+    *n = tc_scalar_name(&v, buf);
+    *s = (const uint8_t *)buf;
+    return *n != 0;
+}
+
 /* A cheap key hash from the length and up to 16 bytes at both ends (equal hashes are
  * confirmed by comparing the bytes). */
 WP_INLINE uint32_t tc_key_hash(const uint8_t *s, uint32_t n) {
@@ -288,11 +334,15 @@ WP_INLINE void tc_keys_open(tc_job *j, tc_frame *f, uint32_t n) {
 /* Checks the key just read (v, head at off): 1 fine, 0 KEY_ORDER (or no room to check). */
 WP_INLINE int tc_key_check(tc_job *j, tc_frame *f, const tc_val *v, uint32_t off, uint32_t nkeys, int cbor) {
     uint32_t idx1 = 0;
-    /* linear tables: one slot per key, empty unless a string key is stored below */
+    /* linear tables: one slot per key, empty unless the key is stored below */
     if (!(f->kind & TC_HASHED) && f->kcap != 0xFFFFFFFFu && nkeys < f->kcap) j->fix[f->kbase + 2 * nkeys] = 0xFFFFFFFFu;
     bool is_idx = false;
     if (v->kind == K_STR) is_idx = tc_index_key(v->s, (uint32_t)v->u, &idx1);
-    else if (v->kind == K_UINT && v->u <= 4294967294ull) { is_idx = true; idx1 = (uint32_t)v->u + 1; }
+    else if ((v->kind == K_UINT || (v->kind == K_INT64 && v->d != 2)) && v->u <= 4294967294ull) {
+        /* (64-bit forms too: uint64 5 and int64 5 decode to 5n, whose name "5" is an index) */
+        is_idx = true;
+        idx1 = (uint32_t)v->u + 1;
+    }
     else if (v->kind == K_F64 && v->d >= 0 && v->d <= 4294967294.0 && v->d == (double)(uint32_t)v->d) {
         is_idx = true;
         idx1 = (uint32_t)v->d + 1;
@@ -304,12 +354,20 @@ WP_INLINE int tc_key_check(tc_job *j, tc_frame *f, const tc_val *v, uint32_t off
         return 1;
     }
     f->kind |= TC_NONIDX;
-    if (v->kind != K_STR) return v->kind == K_STR_CHUNKS ? 0 : 1;
+    /* other keys by their names: a string's bytes, or the name of a number, null, a boolean
+     * or undefined (-20 and "-20" are one property, which JSON.stringify writes once) */
+    const uint8_t *ks;
+    uint32_t n;
+    char nb[32], nb2[32];
+    if (v->kind == K_STR) { ks = v->s; n = (uint32_t)v->u; }
+    else if (v->kind == K_STR_CHUNKS) return 0;
+    else if (v->kind <= K_F64) { n = tc_scalar_name(v, nb); ks = (const uint8_t *)nb; }
+    else return 1; /* no JSON key: NON_JSON follows */
     if (f->kcap == 0xFFFFFFFFu) return 0;
     uint32_t *t = j->fix + f->kbase;
     const uint8_t *s2;
-    uint32_t n2, n = (uint32_t)v->u;
-    uint32_t hash = tc_key_hash(v->s, n);
+    uint32_t n2;
+    uint32_t hash = tc_key_hash(ks, n);
     if (!(f->kind & TC_HASHED)) {
         if (nkeys >= f->kcap) return 0; /* indefinite map past its linear table */
         /* a 64-bit filter of the hashes seen: most keys skip the comparisons */
@@ -319,7 +377,7 @@ WP_INLINE int tc_key_check(tc_job *j, tc_frame *f, const tc_val *v, uint32_t off
         *word |= 1u << (bit & 31);
         for (uint32_t i = 0; maybe && i < nkeys; i++) {
             if (t[2 * i] == 0xFFFFFFFFu || t[2 * i + 1] != hash) continue;
-            if (tc_key_at(j->in, t[2 * i], cbor, &s2, &n2) && n2 == n && tc_memeq(s2, v->s, n)) return 0;
+            if (tc_key_name(j, t[2 * i], cbor, nb2, &s2, &n2) && n2 == n && tc_memeq(s2, ks, n)) return 0;
         }
         t[2 * nkeys] = off;
         t[2 * nkeys + 1] = hash;
@@ -327,7 +385,7 @@ WP_INLINE int tc_key_check(tc_job *j, tc_frame *f, const tc_val *v, uint32_t off
     }
     uint32_t mask = f->kcap - 1, h = hash & mask;
     while (t[h] != 0xFFFFFFFFu) {
-        if (tc_key_at(j->in, t[h], cbor, &s2, &n2) && n2 == n && tc_memeq(s2, v->s, n)) return 0;
+        if (tc_key_name(j, t[h], cbor, nb2, &s2, &n2) && n2 == n && tc_memeq(s2, ks, n)) return 0;
         h = (h + 1) & mask;
     }
     t[h] = off;

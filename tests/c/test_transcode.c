@@ -183,6 +183,24 @@ int main(void) {
     err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "83 a1 61 01 a1 62 02 a1 61 03", 1, WP_ERR_KEY_ORDER, 7);
     err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "82 a1 61 01 a1 61 d4 00 00", 1, WP_ERR_KEY_ORDER, 4);
     err_case(WP_FMT_CBOR, WP_FMT_JSON, "a2 61 61 01 01 02", 1, WP_ERR_KEY_ORDER, 4);
+    /* keys that are no strings are properties by their names: -20 and "-20" (or -20 twice, null
+     * and "null", 1.5 and "1.5") are one, which JSON.stringify writes once; 64-bit forms of 5
+     * decode to 5n, an index key "5", which comes first */
+    err_case(WP_FMT_CBOR, WP_FMT_JSON, "a2 33 01 33 02", 1, WP_ERR_KEY_ORDER, 3);
+    err_case(WP_FMT_CBOR, WP_FMT_JSON, "a2 33 01 63 2d 32 30 02", 1, WP_ERR_KEY_ORDER, 3);
+    err_case(WP_FMT_CBOR, WP_FMT_JSON, "a2 63 2d 32 30 01 33 02", 1, WP_ERR_KEY_ORDER, 6);
+    err_case(WP_FMT_CBOR, WP_FMT_JSON, "a2 f6 01 64 6e 75 6c 6c 02", 1, WP_ERR_KEY_ORDER, 3);
+    err_case(WP_FMT_CBOR, WP_FMT_JSON, "a2 f9 3e 00 01 63 31 2e 35 02", 1, WP_ERR_KEY_ORDER, 5);
+    err_case(WP_FMT_CBOR, WP_FMT_JSON, "a2 f7 01 f7 02", 1, WP_ERR_KEY_ORDER, 3);
+    err_case(WP_FMT_CBOR, WP_FMT_JSON, "a2 3b 00 00 00 00 00 00 00 13 01 33 02", 1, WP_ERR_KEY_ORDER, 11);
+    err_case(WP_FMT_CBOR, WP_FMT_JSON, "a2 61 61 01 1b 00 00 00 00 00 00 00 05 02", 1, WP_ERR_KEY_ORDER, 4);
+    err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "82 ec 01 ec 02", 1, WP_ERR_KEY_ORDER, 3);
+    err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "82 a1 61 01 cf 00 00 00 00 00 00 00 05 02", 1, WP_ERR_KEY_ORDER, 4);
+    err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "82 a1 61 01 d3 00 00 00 00 00 00 00 05 02", 1, WP_ERR_KEY_ORDER, 4);
+    to_json(WP_FMT_CBOR, "a4 1b 00 00 00 00 00 00 00 05 01 33 02 34 03 f9 3e 00 04", "{\"5\":1,\"-20\":2,\"-21\":3,\"1.5\":4}", 0);
+    to_json(WP_FMT_MSGPACK, "82 d3 ff ff ff ff ff ff ff fb 01 c3 02", "{\"-5\":1,\"true\":2}", 0);
+    err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "83 d3 ff ff ff ff ff ff ff fb 01 c3 02 a4 74 72 75 65 03", 1, WP_ERR_KEY_ORDER, 13);
+    to_json_flags(WP_FMT_CBOR, "a2 33 01 33 02", "{\"-20\":1,\"-20\":2}", WP_TC_WIRE_ORDER, 0);
     {
         /* a map of 40 distinct keys (hashed table) and one with a duplicate at the end */
         tu_case("key table: 40 keys, then a duplicate");
