@@ -271,9 +271,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             /* (through the sink when indented: the bound does not cover indentation, and the
              * other format's input, and so its bound, may be smaller) */
             tc_res j = run(x.out, x.out_len, other, WP_FMT_JSON, flags, indent, max_depth, indent ? 7 : 0);
-            if (j.e != WP_OK || !same_bytes(&j, &r)) dump("input", src, len), dump("json", r.out, r.out_len), dump("via", j.out, j.out_len);
-            FZ_CHECK(j.e == WP_OK, "%s -> %s -> json: %s (direct: OK)", fmt_name(from), fmt_name(other), wp_tc_err_name(j.e));
-            FZ_CHECK(same_bytes(&j, &r), "%s -> json and %s -> %s -> json differ", fmt_name(from), fmt_name(from), fmt_name(other));
+            /* (KEY_ORDER also means "no room for the key table": the JS API then decodes, and
+             * the other format's input, and so its scratch, may be smaller; a map of 51 keys
+             * has a table through CBOR and none through MessagePack) */
+            if (j.e != WP_ERR_KEY_ORDER) {
+                if (j.e != WP_OK || !same_bytes(&j, &r)) dump("input", src, len), dump("json", r.out, r.out_len), dump("via", j.out, j.out_len);
+                FZ_CHECK(j.e == WP_OK, "%s -> %s -> json: %s (direct: OK)", fmt_name(from), fmt_name(other), wp_tc_err_name(j.e));
+                FZ_CHECK(same_bytes(&j, &r), "%s -> json and %s -> %s -> json differ", fmt_name(from), fmt_name(from), fmt_name(other));
+            }
             free(j.out);
         }
         free(x.out);
