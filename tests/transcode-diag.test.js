@@ -10,7 +10,8 @@ import { pack } from 'wirepack';
 import { transcodeWasmBase64 } from '../js/src/transcode-inline.js';
 import * as tc from '../js/src/transcode.js';
 import vectors from './vectors/cbor/appendix_a.json';
-import { fromHex, concat } from './helpers/bytes.js';
+import { fromHex } from './helpers/bytes.js';
+import { cborItem } from './helpers/items.js';
 
 /** @param {string} b64 */
 function fromBase64(b64) {
@@ -52,54 +53,7 @@ describe('RFC 8949 Appendix A', () => {
   });
 });
 
-// ---- generated items: hex parts of one well-formed CBOR item
-const HEAD_FORMS = [0, 24, 25, 26, 27];
-/** A head of major type `major` with argument n in the form ai (0: the shortest that holds n). */
-function head(major, n, ai = 0) {
-  const big = BigInt(n);
-  const form = ai || (big < 24n ? 0 : big < 0x100n ? 24 : big < 0x10000n ? 25 : big < 0x100000000n ? 26 : 27);
-  if (form === 0) return Uint8Array.of((major << 5) | Number(big));
-  const size = 1 << (form - 24);
-  const out = new Uint8Array(1 + size);
-  out[0] = (major << 5) | form;
-  for (let i = 0; i < size; i++) out[size - i] = Number((big >> BigInt(8 * i)) & 0xffn);
-  return out;
-}
-/** a head in the shortest form or any longer one that holds n */
-const headArb = (major, n) => fc.constantFrom(...HEAD_FORMS.filter((f) => f === 0 || BigInt(n) < 2n ** BigInt(8 << (f - 24))))
-  .map((f) => head(major, n, f === 0 && BigInt(n) >= 24n ? 0 : f));
-
-const intArb = fc.oneof(fc.nat(30), fc.nat(), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }))
-  .chain((n) => fc.tuple(fc.constantFrom(0, 1), headArb(0, n)).map(([neg, h]) => { h[0] |= neg << 5; return h; }));
-const textBytes = fc.oneof(
-  fc.string({ maxLength: 12 }).map((s) => new TextEncoder().encode(s)),
-  fc.string({ unit: 'grapheme', maxLength: 6 }).map((s) => new TextEncoder().encode(s)),
-  fc.uint8Array({ maxLength: 10 }), // ill-formed UTF-8 too
-  fc.constantFrom(Uint8Array.of(0x22, 0x5c, 0x08, 0x0c, 0x0a, 0x0d, 0x09, 0x00, 0x1f, 0x7f), Uint8Array.of(0xef, 0xbb, 0xbf)),
-);
-const strArb = (major, bytes) => bytes.chain((b) => headArb(major, b.length).map((h) => concat(h, b)));
-const chunked = (major, bytes) => fc.array(strArb(major, bytes), { maxLength: 4 })
-  .map((cs) => concat(Uint8Array.of((major << 5) | 31), ...cs, Uint8Array.of(0xff)));
-const floatArb = fc.oneof(
-  fc.integer({ min: 0, max: 0xffff }).map((b) => Uint8Array.of(0xf9, b >> 8, b & 255)),
-  fc.integer({ min: 0, max: 0xffffffff }).map((b) => Uint8Array.of(0xfa, b >>> 24, (b >> 16) & 255, (b >> 8) & 255, b & 255)),
-  fc.double().map((d) => { const u = new Uint8Array(9); u[0] = 0xfb; new DataView(u.buffer).setFloat64(1, d); return u; }),
-  fc.constantFrom(1, 100000, 1e21, 1e-7, 5e-324, -0, 0.1, 1e300).map((d) => { const u = new Uint8Array(9); u[0] = 0xfb; new DataView(u.buffer).setFloat64(1, d); return u; }),
-);
-const simpleArb = fc.oneof(fc.integer({ min: 0, max: 23 }).map((n) => Uint8Array.of(0xe0 | n)), fc.integer({ min: 32, max: 255 }).map((n) => Uint8Array.of(0xf8, n)));
-const leaf = fc.oneof(intArb, strArb(3, textBytes), strArb(2, fc.uint8Array({ maxLength: 8 })), chunked(3, textBytes),
-  chunked(2, fc.uint8Array({ maxLength: 6 })), floatArb, simpleArb);
-const itemArb = fc.letrec((tie) => ({
-  item: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf,
-    fc.array(tie('item'), { maxLength: 4 }).chain((xs) => fc.oneof(
-      headArb(4, xs.length).map((h) => concat(h, ...xs)),
-      fc.constant(concat(Uint8Array.of(0x9f), ...xs, Uint8Array.of(0xff))))),
-    fc.array(fc.tuple(tie('item'), tie('item')), { maxLength: 3 }).chain((es) => fc.oneof(
-      headArb(5, es.length).map((h) => concat(h, ...es.flat())),
-      fc.constant(concat(Uint8Array.of(0xbf), ...es.flat(), Uint8Array.of(0xff))))),
-    fc.tuple(fc.oneof(fc.nat(30), fc.nat(), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n })), tie('item'))
-      .chain(([n, x]) => headArb(6, n).map((h) => concat(h, x)))),
-})).item;
+const itemArb = cborItem();
 
 describe('generated CBOR items', () => {
   test('the same text as diagnose()', () => {

@@ -226,9 +226,8 @@ export function transcode(input, options) {
     // a map whose decoded object JSON.stringify writes in another order (integer-like keys
     // first) or with fewer members (duplicate keys): check the rest in C with wire order (same
     // errors as ever), then let JSON.stringify of the decoded value write it
-    const wire = transcode(input, { ...options, wireOrder: true });
+    transcode(input, { ...options, wireOrder: true });
     const exact = stringifyDecoded(input, from, options, indent);
-    if (exact === null) return wire;
     return options.as === 'bytes' ? encoder.encode(exact) : exact;
   }
   if (code !== 0) throw r.error(code, R[res + 3]);
@@ -246,10 +245,10 @@ export function transcode(input, options) {
 }
 
 /**
- * JSON.stringify of the decoded value(s), as `transcode` writes them; null when a value has no
- * JSON form for JSON.stringify (a BigInt): the caller keeps the wire-order text.
+ * JSON.stringify of the decoded value(s), as `transcode` writes them (64-bit integers, which
+ * decode to BigInts, as their digits).
  * @param {Uint8Array} input @param {number} from @param {TranscodeOptions} options @param {number} indent
- * @returns {string | null}
+ * @returns {string}
  */
 function stringifyDecoded(input, from, options, indent) {
   /** @type {unknown[]} */
@@ -258,12 +257,50 @@ function stringifyDecoded(input, from, options, indent) {
   else values = [from === 0 ? unpack(input) : cborDecode(input)];
   const lines = options.lines ?? options.multiple;
   let out = '';
-  try {
-    for (const v of values) out += JSON.stringify(v, null, indent || undefined) + (lines ? '\n' : '');
-  } catch {
-    return null;
-  }
+  for (const v of values) out += stringifyExact(v, indent) + (lines ? '\n' : '');
   return out;
+}
+
+/**
+ * JSON.stringify(v, null, indent), and BigInts (which it refuses) as their digits, as C writes
+ * them. For what decode() returns once C has found it JSON-representable: null, booleans,
+ * numbers, BigInts, strings, arrays and plain objects.
+ * @param {unknown} v @param {number} indent
+ * @returns {string}
+ */
+function stringifyExact(v, indent) {
+  try {
+    return /** @type {string} */ (JSON.stringify(v, null, indent || undefined));
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+  }
+  const gap = ' '.repeat(indent);
+  /** @param {unknown} x @param {string} at indentation of x's line @returns {string | undefined} */
+  const write = (x, at) => {
+    if (x === null) return 'null';
+    switch (typeof x) {
+      case 'bigint': return String(x);
+      case 'number': return Number.isFinite(x) ? String(x) : 'null';
+      case 'string': case 'boolean': return JSON.stringify(x);
+      case 'object': break;
+      default: return undefined; // undefined: left out of objects, null in arrays
+    }
+    const inner = at + gap;
+    const open = gap ? '\n' + inner : '', sep = gap ? ',\n' + inner : ',', close = gap ? '\n' + at : '';
+    /** @type {string[]} */
+    const parts = [];
+    if (Array.isArray(x)) {
+      for (const item of x) parts.push(write(item, inner) ?? 'null');
+      return parts.length ? '[' + open + parts.join(sep) + close + ']' : '[]';
+    }
+    const o = /** @type {Record<string, unknown>} */ (x);
+    for (const k of Object.keys(o)) {
+      const s = write(o[k], inner);
+      if (s !== undefined) parts.push(JSON.stringify(k) + (gap ? ': ' : ':') + s);
+    }
+    return parts.length ? '{' + open + parts.join(sep) + close + '}' : '{}';
+  };
+  return /** @type {string} */ (write(v, ''));
 }
 
 /**
