@@ -511,7 +511,8 @@ typedef struct wp_transcoder {
  *  - From JSON: strict RFC 8259, correctly rounded doubles (Clinger, Eisel-Lemire, then the C
  *    library's strtod), UTF-8 checked; written as wirepack's encoders write JSON.parse(text):
  *    integers in [-2^31, 2^32) as integers, other numbers float64 (MessagePack) or the
- *    shortest exact float (CBOR), lone surrogate escapes as U+FFFD.
+ *    shortest exact float (CBOR; -0 too, which is 0 in MessagePack), lone surrogate escapes as
+ *    U+FFFD.
  *  - MessagePack <-> CBOR: the same data model value (see csrc/transcode/tc_bin.c); values
  *    without a counterpart fail with UNMAPPABLE. Same format in and out: validated copy.
  */

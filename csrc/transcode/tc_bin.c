@@ -3,7 +3,8 @@
  *
  * Each value becomes what wirepack's encoder for the other format writes for the value the
  * decoder returns: numbers (floats included) that are integers in [-2^31, 2^32) as integers,
- * other floats as float64 (MessagePack) or the shortest exact float (CBOR); 64-bit integers
+ * other floats as float64 (MessagePack) or the shortest exact float (CBOR; -0 too, which is 0
+ * in MessagePack); 64-bit integers
  * (MessagePack uint64/int64, CBOR 8-byte heads) keep a 64-bit form; binary <-> byte strings;
  * undefined <-> undefined; CBOR indefinite items become definite (a text string's chunks joined,
  * each that is not UTF-8 on its own replaced as the decoders replace it). Values with no counterpart

@@ -233,7 +233,8 @@ WP_INLINE void tc_w_f64(tc_out *o, int cbor, double d) {
 
 /* a JavaScript number as wirepack's encoders write it: integers in [-2^31, 2^32) as integers */
 WP_INLINE void tc_w_number(tc_out *o, int cbor, double d) {
-    if (d >= 0 && d < 4294967296.0 && d == (double)(uint32_t)d) tc_w_u32(o, cbor, (uint32_t)d);
+    /* (-0: 0 in MessagePack, as pack and msgpackr write it; a float in CBOR, as encode does) */
+    if (d >= 0 && d < 4294967296.0 && d == (double)(uint32_t)d && !(cbor && d == 0 && __builtin_signbit(d))) tc_w_u32(o, cbor, (uint32_t)d);
     else if (d < 0 && d >= -2147483648.0 && d == (double)(int32_t)d) tc_w_neg32(o, cbor, 0u - (uint32_t)(int32_t)d);
     else tc_w_f64(o, cbor, d);
 }

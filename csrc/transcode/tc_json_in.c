@@ -1,7 +1,8 @@
 /*
  * tc_json_in.c: JSON text (strict RFC 8259) -> MessagePack or CBOR, as wirepack's encoders
  * write JSON.parse(text): numbers that are integers in [-2^31, 2^32) as integers, other
- * numbers as float64 (MessagePack) or the shortest exact float (CBOR); keys in input order
+ * numbers as float64 (MessagePack) or the shortest exact float (CBOR; -0 too, which is 0 in
+ * MessagePack); keys in input order
  * (a duplicate key is written twice: decoding keeps the last value, like JSON.parse).
  *
  * Strict: no BOM, no comments, no trailing commas, no leading zeros or '+', no unescaped
