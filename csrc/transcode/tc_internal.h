@@ -285,6 +285,10 @@ enum { K_NIL, K_FALSE, K_TRUE, K_UNDEF, K_UINT, K_NEG, K_INT64, K_F64, K_STR, K_
        K_ARR, K_MAP, K_ARR_INDEF, K_MAP_INDEF, K_BREAK, K_NONJSON,
        K_BIN, K_BIN_CHUNKS, K_EXT, K_TAG, K_SIMPLE };
 
+/* The property name JavaScript gives a map key that is not a string (tc_json_out.c): String()
+ * of what decode() returns; 0 for kinds that have none. buf: 32 bytes. */
+uint32_t tc_scalar_name(const tc_val *v, char *buf);
+
 
 /* CBOR argument after the initial byte; returns 0 on error, sets *indef for ai 31. */
 WP_INLINE int tc_cb_arg(tc_job *j, uint32_t ai, uint32_t start, uint64_t *arg, bool *indef) {

@@ -164,7 +164,7 @@ WP_INLINE int tc_cb_chunks_json(tc_job *j, uint32_t start) {
 /* The property name JavaScript gives a key that is not a string: String() of what decode()
  * returns (64-bit integers are BigInts: their digits). 0 for kinds that are no JSON key.
  * buf: 32 bytes. */
-static uint32_t tc_scalar_name(const tc_val *v, char *buf) {
+__attribute__((noinline)) uint32_t tc_scalar_name(const tc_val *v, char *buf) {
     switch (v->kind) {
     case K_NIL: __builtin_memcpy(buf, "null", 4); return 4;
     case K_FALSE: __builtin_memcpy(buf, "false", 5); return 5;
@@ -265,18 +265,26 @@ WP_INLINE bool tc_key_at(const uint8_t *in, uint32_t off, int cbor, const uint8_
     return true;
 }
 
-/* The name of the key whose head is at off, read again for a comparison: a string's bytes in
- * the input, or the property name of another scalar, written to buf (32 bytes). */
-static bool tc_key_name(const tc_job *j, uint32_t off, int cbor, char *buf, const uint8_t **s, uint32_t *n) {
-    if (tc_key_at(j->in, off, cbor, s, n)) return true;
-    tc_job t = *j; /* (only for keys whose hashes are equal: rare) */
+/* The property name of the key that is no string whose head is at off (read again for a
+ * comparison, when hashes are equal), written to buf (32 bytes); 0 if it has none. */
+__attribute__((noinline)) /* (a cold path: kept out of the converter's loop) */
+static uint32_t tc_key_other_name(const tc_job *j, uint32_t off, int cbor, char *buf) {
+    tc_job t = *j;
     t.pos = off;
     t.err = WP_OK;
     tc_val v;
-    if (!(cbor ? tc_cb_read(&t, &v) : tc_mp_read(&t, &v))) return false;
-    *n = tc_scalar_name(&v, buf);
-    *s = (const uint8_t *)buf;
-    return *n != 0;
+    if (!(cbor ? tc_cb_read(&t, &v) : tc_mp_read(&t, &v))) return 0;
+    return tc_scalar_name(&v, buf);
+}
+
+/* Is the key whose head is at off named ks[0..n)? (its bytes, or its property name) */
+WP_INLINE bool tc_key_named(const tc_job *j, uint32_t off, int cbor, const uint8_t *ks, uint32_t n) {
+    const uint8_t *s2;
+    uint32_t n2;
+    if (tc_key_at(j->in, off, cbor, &s2, &n2)) return n2 == n && tc_memeq(s2, ks, n);
+    char nb[32];
+    n2 = tc_key_other_name(j, off, cbor, nb);
+    return n2 && n2 == n && tc_memeq((const uint8_t *)nb, ks, n);
 }
 
 /* A cheap key hash from the length and up to 16 bytes at both ends (equal hashes are
@@ -331,6 +339,47 @@ WP_INLINE void tc_keys_open(tc_job *j, tc_frame *f, uint32_t n) {
     j->nfix += words;
 }
 
+/* Records a key by its name ks[0..n) in the map's table: 1, or 0 when the name is there already
+ * or the table is full or off (KEY_ORDER). */
+WP_INLINE int tc_key_insert(tc_job *j, tc_frame *f, const uint8_t *ks, uint32_t n, uint32_t off, uint32_t nkeys, int cbor) {
+    if (f->kcap == 0xFFFFFFFFu) return 0;
+    uint32_t *t = j->fix + f->kbase;
+    uint32_t hash = tc_key_hash(ks, n);
+    if (!(f->kind & TC_HASHED)) {
+        if (nkeys >= f->kcap) return 0; /* indefinite map past its linear table */
+        /* a 64-bit filter of the hashes seen: most keys skip the comparisons */
+        uint32_t bit = hash & 63;
+        uint32_t *word = bit < 32 ? &f->seen_lo : &f->seen_hi;
+        bool maybe = (*word >> (bit & 31)) & 1;
+        *word |= 1u << (bit & 31);
+        for (uint32_t i = 0; maybe && i < nkeys; i++) {
+            if (t[2 * i] == 0xFFFFFFFFu || t[2 * i + 1] != hash) continue;
+            if (tc_key_named(j, t[2 * i], cbor, ks, n)) return 0;
+        }
+        t[2 * nkeys] = off;
+        t[2 * nkeys + 1] = hash;
+        return 1;
+    }
+    uint32_t mask = f->kcap - 1, h = hash & mask;
+    while (t[h] != 0xFFFFFFFFu) {
+        if (tc_key_named(j, t[h], cbor, ks, n)) return 0;
+        h = (h + 1) & mask;
+    }
+    t[h] = off;
+    return 1;
+}
+
+/* A key that is no string and no index: by its property name (-20 and "-20" are one property,
+ * which JSON.stringify writes once). Chunked text: KEY_ORDER (the host decodes). */
+__attribute__((noinline)) /* (rare: kept out of the converter's loop) */
+static int tc_key_other(tc_job *j, tc_frame *f, const tc_val *v, uint32_t off, uint32_t nkeys, int cbor) {
+    if (v->kind == K_STR_CHUNKS) return 0;
+    if (v->kind > K_F64) return 1; /* no JSON key: NON_JSON follows */
+    char nb[32];
+    uint32_t n = tc_scalar_name(v, nb);
+    return tc_key_insert(j, f, (const uint8_t *)nb, n, off, nkeys, cbor);
+}
+
 /* Checks the key just read (v, head at off): 1 fine, 0 KEY_ORDER (or no room to check). */
 WP_INLINE int tc_key_check(tc_job *j, tc_frame *f, const tc_val *v, uint32_t off, uint32_t nkeys, int cbor) {
     uint32_t idx1 = 0;
@@ -354,42 +403,8 @@ WP_INLINE int tc_key_check(tc_job *j, tc_frame *f, const tc_val *v, uint32_t off
         return 1;
     }
     f->kind |= TC_NONIDX;
-    /* other keys by their names: a string's bytes, or the name of a number, null, a boolean
-     * or undefined (-20 and "-20" are one property, which JSON.stringify writes once) */
-    const uint8_t *ks;
-    uint32_t n;
-    char nb[32], nb2[32];
-    if (v->kind == K_STR) { ks = v->s; n = (uint32_t)v->u; }
-    else if (v->kind == K_STR_CHUNKS) return 0;
-    else if (v->kind <= K_F64) { n = tc_scalar_name(v, nb); ks = (const uint8_t *)nb; }
-    else return 1; /* no JSON key: NON_JSON follows */
-    if (f->kcap == 0xFFFFFFFFu) return 0;
-    uint32_t *t = j->fix + f->kbase;
-    const uint8_t *s2;
-    uint32_t n2;
-    uint32_t hash = tc_key_hash(ks, n);
-    if (!(f->kind & TC_HASHED)) {
-        if (nkeys >= f->kcap) return 0; /* indefinite map past its linear table */
-        /* a 64-bit filter of the hashes seen: most keys skip the comparisons */
-        uint32_t bit = hash & 63;
-        uint32_t *word = bit < 32 ? &f->seen_lo : &f->seen_hi;
-        bool maybe = (*word >> (bit & 31)) & 1;
-        *word |= 1u << (bit & 31);
-        for (uint32_t i = 0; maybe && i < nkeys; i++) {
-            if (t[2 * i] == 0xFFFFFFFFu || t[2 * i + 1] != hash) continue;
-            if (tc_key_name(j, t[2 * i], cbor, nb2, &s2, &n2) && n2 == n && tc_memeq(s2, ks, n)) return 0;
-        }
-        t[2 * nkeys] = off;
-        t[2 * nkeys + 1] = hash;
-        return 1;
-    }
-    uint32_t mask = f->kcap - 1, h = hash & mask;
-    while (t[h] != 0xFFFFFFFFu) {
-        if (tc_key_name(j, t[h], cbor, nb2, &s2, &n2) && n2 == n && tc_memeq(s2, ks, n)) return 0;
-        h = (h + 1) & mask;
-    }
-    t[h] = off;
-    return 1;
+    if (v->kind != K_STR) return tc_key_other(j, f, v, off, nkeys, cbor);
+    return tc_key_insert(j, f, v->s, (uint32_t)v->u, off, nkeys, cbor);
 }
 
 WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
