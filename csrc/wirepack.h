@@ -526,7 +526,11 @@ wp_err wp_validate(const uint8_t *in, uint32_t len, uint32_t format, uint32_t fl
                    uint32_t *scratch, uint32_t scratch_cap, wp_error *err);
 
 /* One step of a path: a map key (key != NULL, UTF-8 bytes) or an array index. A key step
- * that meets an array is taken as an index when the key is a decimal integer (JSON Pointer). */
+ * that meets an array is taken as an index when the key is a decimal integer (JSON Pointer);
+ * an index step that meets a map names the key of its digits (JavaScript's obj[5]). Map keys
+ * match by the property name decode() gives them: strings by their text (ill-formed UTF-8 as
+ * U+FFFD, CBOR text chunks joined), numbers, booleans, null and undefined by String() (the
+ * key 1 is "1", 1.5 is "1.5"). */
 typedef struct wp_path_step {
     const uint8_t *key;
     uint32_t key_len;

@@ -312,6 +312,66 @@ static bool tc_key_index(const uint8_t *k, uint32_t n, uint32_t *out) {
     return true;
 }
 
+static const uint8_t tc_fffd[3] = { 0xEF, 0xBF, 0xBD }; /* U+FFFD in UTF-8 */
+
+/* Does s[0..n), read as the decoders read it (each maximal invalid UTF-8 subpart as U+FFFD),
+ * go on with t[*at..tn)? *at moves past the part when it does. */
+static bool tc_name_part(const uint8_t *s, uint32_t n, const uint8_t *t, uint32_t tn, uint32_t *at) {
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t ok = tc_utf8_check(s + i, n - i);
+        if (ok > tn - *at || !tc_memeq(s + i, t + *at, ok)) return false;
+        *at += ok;
+        i += ok;
+        if (i == n) return true;
+        uint32_t skip = 1; /* (set: s[i] starts an invalid sequence; gcc cannot see it) */
+        tc_utf8_seq(s + i, n - i, &skip);
+        if (3 > tn - *at || !tc_memeq(t + *at, tc_fffd, 3)) return false;
+        *at += 3;
+        i += skip;
+    }
+}
+
+/* Is the map key at j->pos named t[0..tn), the property name decode() gives it? Strings by
+ * their text (ill-formed UTF-8 as U+FFFD, which only a name holding U+FFFD can match: fffd),
+ * CBOR text chunks joined, numbers, booleans, null and undefined by String() (the key 1 is
+ * "1"). j->pos moves after the key. */
+static int tc_find_key(tc_job *j, int cbor, const uint8_t *t, uint32_t tn, bool fffd, bool *eq) {
+    uint32_t ks = j->pos;
+    tc_val k;
+    *eq = false;
+    if (!(cbor ? tc_cb_read(j, &k) : tc_mp_read(j, &k))) return 0;
+    if (k.kind == K_STR) {
+        uint32_t at = 0;
+        if ((uint32_t)k.u == tn && tc_memeq(k.s, t, tn)) *eq = true;
+        else if (fffd && tc_name_part(k.s, (uint32_t)k.u, t, tn, &at)) *eq = at == tn;
+        return 1;
+    }
+    if (k.kind == K_STR_CHUNKS) {
+        uint32_t at = 0;
+        bool same = true;
+        for (;;) {
+            if (j->pos >= j->len) return tc_fail(j, WP_ERR_TRUNCATED, ks);
+            uint32_t b = j->in[j->pos];
+            if (b == 0xff) { j->pos++; break; }
+            if ((b >> 5) != 3 || (b & 31) == 31) return tc_fail(j, WP_ERR_BAD_CHUNK, j->pos);
+            tc_val c = { 0 }; /* (a chunk that reads is a text string; gcc cannot see it) */
+            if (!tc_cb_read(j, &c)) return 0;
+            if (same) same = tc_name_part(c.s, (uint32_t)c.u, t, tn, &at);
+        }
+        *eq = same && at == tn;
+        return 1;
+    }
+    if (k.kind <= K_F64) {
+        char nb[32];
+        uint32_t n = tc_scalar_name(&k, nb);
+        *eq = n == tn && tc_memeq((const uint8_t *)nb, t, tn);
+        return 1;
+    }
+    j->pos = ks;
+    return tc_skip(j, cbor ? WP_FMT_CBOR : WP_FMT_MSGPACK);
+}
+
 /* Does the JSON string at j->pos equal key? j->pos moves after it. */
 static int tc_json_key_eq(tc_job *j, const uint8_t *key, uint32_t klen, bool *eq) {
     uint32_t s = j->pos;
@@ -351,7 +411,12 @@ wp_err wp_find(const uint8_t *in, uint32_t len, uint32_t format, const wp_path_s
             uint8_t c = in[j.pos];
             uint32_t index = st->index;
             bool bykey = st->key != 0;
+            const uint8_t *name = st->key;
+            uint32_t nlen = st->key_len;
+            char digits[12];
             if (bykey && c == '[' && tc_key_index(st->key, st->key_len, &index)) bykey = false;
+            /* an index step on an object: the key its digits name (obj[5] is obj["5"]) */
+            if (!bykey && c == '{') { nlen = tc_u64_dec(index, digits); name = (const uint8_t *)digits; bykey = true; }
             if (bykey ? c != '{' : c != '[') goto notfound;
             j.pos = tc_skip_json_ws(in, j.pos + 1, len);
             if (j.pos >= len) goto trunc;
@@ -361,7 +426,7 @@ wp_err wp_find(const uint8_t *in, uint32_t len, uint32_t format, const wp_path_s
                 if (bykey) {
                     bool eq;
                     if (j.pos >= len || in[j.pos] != '"') { j.err = WP_ERR_JSON_SYNTAX; j.err_off = j.pos; goto fail; }
-                    if (!tc_json_key_eq(&j, st->key, st->key_len, &eq)) goto fail;
+                    if (!tc_json_key_eq(&j, name, nlen, &eq)) goto fail;
                     j.pos = tc_skip_json_ws(in, j.pos, len);
                     if (j.pos >= len) goto trunc;
                     if (in[j.pos] != ':') { j.err = WP_ERR_JSON_SYNTAX; j.err_off = j.pos; goto fail; }
@@ -384,7 +449,7 @@ wp_err wp_find(const uint8_t *in, uint32_t len, uint32_t format, const wp_path_s
             continue;
         }
         /* binary */
-        tc_val v;
+        tc_val v = { 0 }; /* (each kind sets the fields it uses; gcc cannot see it) */
         int cbor = format == WP_FMT_CBOR;
         for (;;) {
             if (!(cbor ? tc_cb_read(&j, &v) : tc_mp_read(&j, &v))) goto fail;
@@ -395,8 +460,15 @@ wp_err wp_find(const uint8_t *in, uint32_t len, uint32_t format, const wp_path_s
         bool isarr = v.kind == K_ARR || v.kind == K_ARR_INDEF;
         uint32_t index = st->index;
         bool bykey = st->key != 0;
+        const uint8_t *name = st->key;
+        uint32_t nlen = st->key_len;
+        char digits[12];
         if (bykey && isarr && tc_key_index(st->key, st->key_len, &index)) bykey = false;
+        /* an index step on a map: the key its digits name (obj[5] is obj["5"]: the key 5 too) */
+        if (!bykey && ismap) { nlen = tc_u64_dec(index, digits); name = (const uint8_t *)digits; bykey = true; }
         if (bykey ? !ismap : !isarr) goto notfound;
+        bool fffd = false; /* the name holds U+FFFD: keys with ill-formed UTF-8 may be named so */
+        for (uint32_t i = 0; bykey && i + 3 <= nlen && !fffd; i++) fffd = tc_memeq(name + i, tc_fffd, 3);
         uint64_t n = v.u;
         uint32_t found = 0xFFFFFFFFu;
         if (!bykey && !indef) {
@@ -412,16 +484,10 @@ wp_err wp_find(const uint8_t *in, uint32_t len, uint32_t format, const wp_path_s
                 if (in[j.pos] == 0xff) break;
             }
             if (bykey) {
-                uint32_t ks = j.pos;
-                tc_val k;
-                if (!(cbor ? tc_cb_read(&j, &k) : tc_mp_read(&j, &k))) goto fail;
-                if (k.kind == K_STR) {
-                    /* the first match: the rest of the map is not read (json-pack's findKey) */
-                    if (k.u == st->key_len && tc_memeq(k.s, st->key, st->key_len)) { found = j.pos; break; }
-                } else {
-                    j.pos = ks;
-                    if (!tc_skip(&j, format)) goto fail;
-                }
+                bool eq;
+                if (!tc_find_key(&j, cbor, name, nlen, fffd, &eq)) goto fail;
+                /* the first match: the rest of the map is not read (json-pack's findKey) */
+                if (eq) { found = j.pos; break; }
                 if (!tc_skip(&j, format)) goto fail;
             } else {
                 if (i == index) { found = j.pos; break; }

@@ -389,6 +389,8 @@ function findRange(input, path, format) {
  * The value at `path` (keys and indexes, or a JSON Pointer), found by skipping over everything
  * else: only that value is decoded. undefined when the path leads nowhere; with `range: true`,
  * its byte range [start, end) in the input (in UTF-8 bytes for a string input), or null.
+ * Map keys match by the property name decoding gives them (the key 1 by `1` or `'1'`, null by
+ * `'null'`); a duplicate key: the first one.
  * @param {Uint8Array | string} input
  * @param {Path} path
  * @param {FindOptions} [options]

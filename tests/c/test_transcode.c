@@ -569,6 +569,45 @@ int main(void) {
         free(s);
         tu_end();
     }
+    {
+        /* a key step names a property as decode() does: the key 1 is "1", null "null", 1.5
+         * "1.5", ill-formed UTF-8 U+FFFD, CBOR text chunks joined; an index step on a map names
+         * the key of its digits (obj[5] is obj["5"]) */
+        tu_case("find: keys by their property names");
+        static const struct { uint32_t fmt; const char *hex; const char *key; uint32_t index; uint8_t want; } c[] = {
+            {WP_FMT_MSGPACK, "82 01 0a 02 0b", "2", 0, 0x0b},
+            {WP_FMT_MSGPACK, "82 01 0a 02 0b", NULL, 1, 0x0a},
+            {WP_FMT_MSGPACK, "83 c0 0a cb 3f f8 00 00 00 00 00 00 0b ec 0c", "1.5", 0, 0x0b},
+            {WP_FMT_MSGPACK, "83 c0 0a cb 3f f8 00 00 00 00 00 00 0b ec 0c", "null", 0, 0x0a},
+            {WP_FMT_MSGPACK, "83 c0 0a cb 3f f8 00 00 00 00 00 00 0b ec 0c", "-20", 0, 0x0c},
+            {WP_FMT_MSGPACK, "81 a2 61 ff 0d", "a\xef\xbf\xbd", 0, 0x0d},
+            {WP_FMT_MSGPACK, "81 cf 00 00 00 00 00 00 00 07 0e", NULL, 7, 0x0e},
+            {WP_FMT_CBOR, "a2 7f 61 61 61 62 ff 0a 7f 61 e2 62 82 ac ff 0b", "ab", 0, 0x0a},
+            {WP_FMT_CBOR, "a2 7f 61 61 61 62 ff 0a 7f 61 e2 62 82 ac ff 0b", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", 0, 0x0b},
+            {WP_FMT_CBOR, "bf f5 0a 33 0b f7 0c ff", "undefined", 0, 0x0c},
+            {WP_FMT_CBOR, "bf f5 0a 33 0b f7 0c ff", "true", 0, 0x0a},
+            {WP_FMT_JSON, "{\"5\": 10, \"6\": 11}", NULL, 6, '1'},
+        };
+        uint32_t sw = wp_transcode_scratch_words(64, 0);
+        uint32_t *s = malloc(sw * 4), st, en;
+        wp_error er;
+        for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+            tu_buf in = {0};
+            if (c[i].fmt == WP_FMT_JSON) tu_buf_bytes(&in, c[i].hex, strlen(c[i].hex)); else tu_buf_hex(&in, c[i].hex);
+            wp_path_step p = {(const uint8_t *)c[i].key, c[i].key ? (uint32_t)strlen(c[i].key) : 0, c[i].index};
+            CHECK_ERR(wp_find(in.p, in.len, c[i].fmt, &p, 1, s, sw, &st, &en, &er), WP_OK);
+            CHECK(st < in.len && in.p[st] == c[i].want, "case %zu: found at %u", i, st);
+            tu_buf_free(&in);
+        }
+        /* no such name */
+        tu_buf in = {0};
+        tu_buf_hex(&in, "82 01 0a 02 0b");
+        wp_path_step p = {(const uint8_t *)"3", 1, 0};
+        CHECK_ERR(wp_find(in.p, in.len, WP_FMT_MSGPACK, &p, 1, s, sw, &st, &en, &er), WP_ERR_NOT_FOUND);
+        tu_buf_free(&in);
+        free(s);
+        tu_end();
+    }
 
     /* ---- random round trips JSON -> msgpack -> cbor -> json (structure generated from rnd) */
     {

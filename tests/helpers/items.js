@@ -52,8 +52,9 @@ const cborChunked = (major, bytes) => fc.array(cborStr(major, bytes), { maxLengt
 
 /**
  * One well-formed CBOR item. `json`: only what JSON output can hold (no byte strings, tags or
- * simple values other than false/true/null/undefined; keys are scalars).
- * @param {{ json?: boolean }} [opts]
+ * simple values other than false/true/null/undefined; keys are scalars); `scalar`: no arrays,
+ * maps or tags.
+ * @param {{ json?: boolean, scalar?: boolean }} [opts]
  */
 export function cborItem(opts = {}) {
   const simple = opts.json
@@ -62,6 +63,7 @@ export function cborItem(opts = {}) {
   const scalars = [cborInt, cborStr(3, textBytes), cborChunked(3, textBytes), cborFloat, simple];
   if (!opts.json) scalars.push(cborStr(2, fc.uint8Array({ maxLength: 8 })), cborChunked(2, fc.uint8Array({ maxLength: 6 })));
   const leaf = fc.oneof(...scalars);
+  if (opts.scalar) return leaf;
   const key = opts.json ? leaf : undefined;
   return fc.letrec((tie) => {
     const kinds = [leaf,
@@ -114,13 +116,14 @@ const mpExt = fc.tuple(fc.integer({ min: 1, max: 127 }), fc.constantFrom(1, 2, 4
 
 /**
  * One well-formed MessagePack item. `json`: only what JSON output can hold (no bin or
- * extensions other than undefined, d4 00 00; keys are scalars).
- * @param {{ json?: boolean }} [opts]
+ * extensions other than undefined, d4 00 00; keys are scalars); `scalar`: no arrays or maps.
+ * @param {{ json?: boolean, scalar?: boolean }} [opts]
  */
 export function msgpackItem(opts = {}) {
   const scalars = [mpInt, mpStr, mpFloat, fc.constantFrom(0xc0, 0xc2, 0xc3).map((b) => Uint8Array.of(b)), fc.constant(Uint8Array.of(0xd4, 0, 0))];
   if (!opts.json) scalars.push(mpBin, mpExt);
   const leaf = fc.oneof(...scalars);
+  if (opts.scalar) return leaf;
   return fc.letrec((tie) => ({
     item: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf,
       fc.array(tie('item'), { maxLength: 4 }).chain((xs) => mpLenHead(xs.length, 0x90, 16, undefined, 0xdc, 0xdd).map((h) => concat(h, ...xs)))
