@@ -5,18 +5,7 @@
 import { describe, test, expect } from 'vitest';
 import { unpack } from 'wirepack';
 import { decode as cborDecode } from 'wirepack/cbor';
-import { transcodeWasmBase64 } from '../js/src/transcode-inline.js';
-import * as tc from '../js/src/transcode.js';
-
-/** @param {string} b64 */
-function fromBase64(b64) {
-  const s = atob(b64);
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
-}
-if (!tc.isTranscodeInitialized()) await tc.initTranscode(fromBase64(transcodeWasmBase64));
-const { transcode, validate } = tc;
+import { transcode, validate } from './helpers/transcode.js';
 
 /** @type {Record<string, string>} */
 const Y = {

@@ -7,20 +7,9 @@ import { describe, test, expect } from 'vitest';
 import fc from 'fast-check';
 import { unpack } from 'wirepack';
 import { decode as cborDecode } from 'wirepack/cbor';
-import { transcodeWasmBase64 } from '../js/src/transcode-inline.js';
-import * as tc from '../js/src/transcode.js';
 import { hex } from './helpers/bytes.js';
 import { cborItem, msgpackItem } from './helpers/items.js';
-
-/** @param {string} b64 */
-function fromBase64(b64) {
-  const s = atob(b64);
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
-}
-if (!tc.isTranscodeInitialized()) await tc.initTranscode(fromBase64(transcodeWasmBase64));
-const { transcode } = tc;
+import { transcode } from './helpers/transcode.js';
 
 /** -0 as 0 throughout (what pack writes for -0, as msgpackr does) */
 function zeroes(v) {

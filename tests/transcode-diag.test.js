@@ -7,21 +7,10 @@ import { describe, test, expect } from 'vitest';
 import fc from 'fast-check';
 import { diagnose, DecodeError } from 'wirepack/cbor';
 import { pack } from 'wirepack';
-import { transcodeWasmBase64 } from '../js/src/transcode-inline.js';
-import * as tc from '../js/src/transcode.js';
 import vectors from './vectors/cbor/appendix_a.json';
 import { fromHex } from './helpers/bytes.js';
 import { cborItem } from './helpers/items.js';
-
-/** @param {string} b64 */
-function fromBase64(b64) {
-  const s = atob(b64);
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
-}
-if (!tc.isTranscodeInitialized()) await tc.initTranscode(fromBase64(transcodeWasmBase64));
-const { transcode } = tc;
+import { transcode } from './helpers/transcode.js';
 
 /** @param {Uint8Array} bytes @param {number} [indent] */
 const cDiag = (bytes, indent) => transcode(bytes, { from: 'cbor', to: 'json', diag: true, indent });

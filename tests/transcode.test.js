@@ -6,8 +6,6 @@ import fc from 'fast-check';
 import { pack, unpack } from 'wirepack';
 import { encode as cborEncode, decode as cborDecode, Decoder as CborDecoder } from 'wirepack/cbor';
 import { pack as mpPack } from 'msgpackr';
-import { transcodeWasmBase64 } from '../js/src/transcode-inline.js';
-import * as tc from '../js/src/transcode.js';
 import twitter from '../bench/fixtures/example-twitter.json?raw';
 import example4 from '../bench/fixtures/example4.json?raw';
 import numbers from '../bench/fixtures/numbers.json?raw';
@@ -16,16 +14,7 @@ import large from '../bench/fixtures/sample-large.json?raw';
 import medium from '../bench/fixtures/sample-medium.json?raw';
 import small from '../bench/fixtures/sample-small.json?raw';
 import strings from '../bench/fixtures/strings.json?raw';
-
-/** @param {string} b64 */
-function fromBase64(b64) {
-  const s = atob(b64);
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
-}
-if (!tc.isTranscodeInitialized()) await tc.initTranscode(fromBase64(transcodeWasmBase64));
-const { transcode, validate, find, findKey, findIndex, formatNumber } = tc;
+import { transcode, validate, find, findKey, findIndex, formatNumber } from './helpers/transcode.js';
 
 const FIXTURES = { twitter, example4, numbers, datatypes, large, medium, small, strings };
 const hex = (u8) => Array.from(u8, (b) => b.toString(16).padStart(2, '0')).join(' ');

@@ -113,28 +113,18 @@ static int tc_diag_scalar(tc_job *j, const tc_val *v) {
     }
     if (!tc_room(o, 40)) return 0;
     switch (v->kind) {
-    case K_NIL: tc_puts(o, "null", 4); break;
-    case K_FALSE: tc_puts(o, "false", 5); break;
-    case K_TRUE: tc_puts(o, "true", 4); break;
-    case K_UNDEF: tc_puts(o, "undefined", 9); break;
-    case K_UINT: o->len += tc_u64_dec(v->u, (char *)o->p + o->len); break;
-    case K_NEG: tc_put(o, '-'); o->len += tc_u64_dec(v->u, (char *)o->p + o->len); break;
-    case K_INT64:
-        if (v->d == 1) o->len += tc_i64_dec((int64_t)v->u, (char *)o->p + o->len);
-        else if (v->d == 2) {
-            /* CBOR -1 - u, u up to 2^64 - 1 */
-            tc_put(o, '-');
-            if (v->u == 0xFFFFFFFFFFFFFFFFull) tc_puts(o, "18446744073709551616", 20);
-            else o->len += tc_u64_dec(v->u + 1, (char *)o->p + o->len);
-        } else o->len += tc_u64_dec(v->u, (char *)o->p + o->len);
-        break;
     case K_F64: tc_diag_f64(o, v->d); break;
     case K_SIMPLE:
         tc_puts(o, "simple(", 7);
         o->len += tc_u64_dec(v->u, (char *)o->p + o->len);
         tc_put(o, ')');
         break;
-    default: return tc_fail(j, WP_ERR_UNMAPPABLE, v->start); /* (no other kinds come here) */
+    default: {
+        /* integers (64-bit ones too), null, booleans, undefined: as their property names */
+        uint32_t n = tc_scalar_name(v, (char *)o->p + o->len);
+        if (!n) return tc_fail(j, WP_ERR_UNMAPPABLE, v->start); /* (no other kinds come here) */
+        o->len += n;
+    }
     }
     return 1;
 }
