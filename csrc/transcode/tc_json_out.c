@@ -426,17 +426,6 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
                     j->pos++;
                 }
             } else closing = f->rem == 0;
-            if (f->kind == TC_TAG) {
-                if (f->rem == 0) {
-                    if (!tc_room(o, 1)) return 0;
-                    tc_put(o, ')');
-                    depth--;
-                    if (!depth) return 1;
-                    continue;
-                }
-                f->rem = 0;
-                goto value;
-            }
             if (closing) {
                 bool any = f->done != 0;
                 if (any && j->indent && !tc_indent(j, depth - 1)) return 0;
