@@ -20,8 +20,6 @@
  */
 #include "tc_internal.h"
 
-static const char tc_dhex[] = "0123456789abcdef";
-
 /* A text string: room for 6n + 2 must have been checked (a byte gives 6 at most: \u00XX, or
  * \ufffd for an invalid one; 4-byte sequences give 12). */
 static void tc_diag_str(tc_out *o, const uint8_t *s, uint32_t n) {
@@ -51,11 +49,11 @@ static void tc_diag_str(tc_out *o, const uint8_t *s, uint32_t n) {
             /* a surrogate pair, as JavaScript strings hold it */
             uint32_t hi = 0xD800 + ((cp - 0x10000) >> 10), lo = 0xDC00 + (cp & 0x3FF);
             *p++ = '\\'; *p++ = 'u';
-            for (int sh = 12; sh >= 0; sh -= 4) *p++ = (uint8_t)tc_dhex[(hi >> sh) & 15];
+            for (int sh = 12; sh >= 0; sh -= 4) *p++ = (uint8_t)tc_hex[(hi >> sh) & 15];
             cp = lo;
         }
         *p++ = '\\'; *p++ = 'u';
-        for (int sh = 12; sh >= 0; sh -= 4) *p++ = (uint8_t)tc_dhex[(cp >> sh) & 15];
+        for (int sh = 12; sh >= 0; sh -= 4) *p++ = (uint8_t)tc_hex[(cp >> sh) & 15];
     }
     *p++ = '"';
     o->len = (uint32_t)(p - o->p);
@@ -65,7 +63,7 @@ static void tc_diag_str(tc_out *o, const uint8_t *s, uint32_t n) {
 static void tc_diag_hex(tc_out *o, const uint8_t *s, uint32_t n) {
     uint8_t *p = o->p + o->len;
     *p++ = 'h'; *p++ = '\'';
-    for (uint32_t i = 0; i < n; i++) { *p++ = (uint8_t)tc_dhex[s[i] >> 4]; *p++ = (uint8_t)tc_dhex[s[i] & 15]; }
+    for (uint32_t i = 0; i < n; i++) { *p++ = (uint8_t)tc_hex[s[i] >> 4]; *p++ = (uint8_t)tc_hex[s[i] & 15]; }
     *p++ = '\'';
     o->len = (uint32_t)(p - o->p);
 }
@@ -159,17 +157,6 @@ static int tc_diag_chunks(tc_job *j, uint32_t start, uint32_t major) {
     return 1;
 }
 
-/* newline and indentation before an item at depth d */
-static bool tc_diag_indent(tc_job *j, uint32_t d) {
-    const uint64_t n64 = 1 + (uint64_t)d * j->indent;
-    if (!tc_room64(&j->o, n64)) return false;
-    tc_out *o = &j->o;
-    o->p[o->len] = '\n';
-    __builtin_memset(o->p + o->len + 1, ' ', (uint32_t)n64 - 1);
-    o->len += (uint32_t)n64;
-    return true;
-}
-
 int tc_bin_to_diag(tc_job *j, int cbor) {
     uint32_t depth = 0, level = 0; /* frames; open arrays and maps (indentation: tags do not count) */
     tc_val v = { 0 }; /* (each kind sets the fields it uses; gcc cannot see it) */
@@ -199,7 +186,7 @@ int tc_bin_to_diag(tc_job *j, int cbor) {
             } else closing = f->rem == 0;
             if (closing) {
                 level--;
-                if (f->done && j->indent) { if (!tc_diag_indent(j, level)) return 0; }
+                if (f->done && j->indent) { if (!tc_indent(j, level)) return 0; }
                 if (!tc_room(o, 2)) return 0;
                 if (!f->done && indef) tc_put(o, ' '); /* [_ ] */
                 tc_put(o, map ? '}' : ']');
@@ -212,7 +199,7 @@ int tc_bin_to_diag(tc_job *j, int cbor) {
             if (map && (f->done & 1)) tc_puts(o, ": ", 2);
             else if (j->indent) {
                 if (f->done) tc_put(o, ',');
-                if (!tc_diag_indent(j, level)) return 0;
+                if (!tc_indent(j, level)) return 0;
             } else if (f->done) tc_puts(o, ", ", 2);
             else if (indef) tc_put(o, ' '); /* [_ 1 */
             f->done++;

@@ -156,6 +156,22 @@ WP_INLINE int tc_open_tag(tc_job *j, uint32_t *depth, uint32_t at) {
     return 1;
 }
 
+/* ------------------------------------------------------------------ text writers */
+
+static const char tc_hex[] = "0123456789abcdef"; /* (JSON \u00XX, diagnostic h'..' and \uXXXX) */
+
+/* newline and indentation before an item at depth d */
+WP_INLINE bool tc_indent(tc_job *j, uint32_t d) {
+    const uint64_t n64 = 1 + (uint64_t)d * j->indent;
+    if (!tc_room64(&j->o, n64)) return false;
+    const uint32_t n = (uint32_t)n64; /* (it fits: the room is there) */
+    tc_out *o = &j->o;
+    o->p[o->len] = '\n';
+    __builtin_memset(o->p + o->len + 1, ' ', n - 1);
+    o->len += n;
+    return true;
+}
+
 /* ------------------------------------------------------------------ binary writers */
 /* Room for the largest head (9 bytes) must have been checked. */
 
@@ -288,7 +304,6 @@ enum { K_NIL, K_FALSE, K_TRUE, K_UNDEF, K_UINT, K_NEG, K_INT64, K_F64, K_STR, K_
 /* The property name JavaScript gives a map key that is not a string (tc_json_out.c): String()
  * of what decode() returns; 0 for kinds that have none. buf: 32 bytes. */
 uint32_t tc_scalar_name(const tc_val *v, char *buf);
-
 
 /* CBOR argument after the initial byte; returns 0 on error, sets *indef for ai 31. */
 WP_INLINE int tc_cb_arg(tc_job *j, uint32_t ai, uint32_t start, uint64_t *arg, bool *indef) {

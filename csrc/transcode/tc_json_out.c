@@ -24,7 +24,6 @@ static const uint8_t tc_esc[256] = {
     [0 ... 0x1F] = 2, ['\b'] = 1, ['\f'] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1,
     ['"'] = 1, ['\\'] = 1, [0x80 ... 0xFF] = 3};
 #pragma GCC diagnostic pop
-static const char tc_hex[] = "0123456789abcdef";
 
 uint32_t tc_utf8_check(const uint8_t *s, uint32_t n) {
     uint32_t i = 0;
@@ -107,17 +106,6 @@ static uint8_t *tc_json_str_p(uint8_t *p, const uint8_t *s, uint32_t n) {
 }
 WP_INLINE void tc_json_str(tc_out *o, const uint8_t *s, uint32_t n) { o->len = (uint32_t)(tc_json_str_p(o->p + o->len, s, n) - o->p); }
 
-/* newline and indentation before an item at depth d */
-WP_INLINE bool tc_indent(tc_job *j, uint32_t d) {
-    const uint64_t n64 = 1 + (uint64_t)d * j->indent;
-    if (!tc_room64(&j->o, n64)) return false;
-    const uint32_t n = (uint32_t)n64; /* (it fits: the room is there) */
-    tc_out *o = &j->o;
-    o->p[o->len] = '\n';
-    __builtin_memset(o->p + o->len + 1, ' ', n - 1);
-    o->len += n;
-    return true;
-}
 
 enum { V_SCALAR, V_OPEN, V_UNDEF, V_ERR };
 
@@ -193,11 +181,10 @@ __attribute__((noinline)) uint32_t tc_scalar_name(const tc_val *v, char *buf) {
     }
 }
 
-/* Writes a scalar (not a container); key: as a property name (quoted). */
-WP_INLINE int tc_write_scalar(tc_job *j, tc_val *v, bool key) {
+/* Writes a scalar value (not a container, string or key). */
+WP_INLINE int tc_write_scalar(tc_job *j, tc_val *v) {
     tc_out *o = &j->o;
     if (!tc_room(o, 32)) return 0;
-    if (key) tc_put(o, '"');
     switch (v->kind) {
     case K_NIL: tc_puts(o, "null", 4); break;
     case K_FALSE: tc_puts(o, "false", 5); break;
@@ -214,21 +201,11 @@ WP_INLINE int tc_write_scalar(tc_job *j, tc_val *v, bool key) {
         } else o->len += tc_u64_dec(v->u, (char *)o->p + o->len);
         break;
     case K_F64:
-        if (key && v->d != v->d) { tc_puts(o, "NaN", 3); break; }
-        if (key && __builtin_isinf(v->d)) {
-            if (v->d < 0) tc_put(o, '-');
-            tc_puts(o, "Infinity", 8);
-            break;
-        }
         o->len += wp_json_f64(v->d, (char *)o->p + o->len);
         break;
-    case K_UNDEF:
-        if (key) { tc_puts(o, "undefined", 9); break; }
-        return tc_fail(j, WP_ERR_NON_JSON, v->start);
-    default:
+    default: /* (undefined: left out or null by the caller; the rest has no JSON form) */
         return tc_fail(j, WP_ERR_NON_JSON, v->start);
     }
-    if (key) tc_put(o, '"');
     return 1;
 }
 
@@ -476,7 +453,11 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
                     if (!tc_room64(o, 6 * (uint64_t)(uint32_t)v.u + 2 + 2)) return 0;
                     tc_json_str(o, v.s, (uint32_t)v.u);
                 } else {
-                    if (!tc_write_scalar(j, &v, true)) return 0;
+                    /* a number, boolean, null or undefined key: its property name, quoted */
+                    if (!tc_room(o, 34)) return 0;
+                    tc_put(o, '"');
+                    o->len += tc_scalar_name(&v, (char *)o->p + o->len); /* (K_NIL..K_F64: named) */
+                    tc_put(o, '"');
                 }
                 if (skip) {
                     f->done -= 1;
@@ -531,7 +512,7 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
             }
             return tc_fail(j, WP_ERR_NON_JSON, v.start);
         default:
-            if (!tc_write_scalar(j, &v, false)) return 0;
+            if (!tc_write_scalar(j, &v)) return 0;
         }
         if (!depth) return 1;
     }
