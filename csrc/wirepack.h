@@ -482,7 +482,7 @@ typedef struct wp_transcoder {
     uint32_t nvalues;      /* top-level values converted */
     wp_error err;          /* OUTPUT_FULL: retry with a larger output (indentation) */
     /*
-     * Optional output sink (JSON output only; NULL: the output must fit in out). When out fills,
+     * Optional output sink (NULL: the output must fit in out). When out fills,
      * the transcoder calls flush(flush_user, out, n, need, &out_cap) twice over: first with the
      * n > 0 finished bytes at the start of out to write (need 0; return out), then, if the
      * unfinished tail moved to the front still leaves too little room, with n = 0 and need, the
@@ -490,6 +490,10 @@ typedef struct wp_transcoder {
      * realloc does) and set out_cap. NULL fails the call with OUTPUT_FULL (bytes already given
      * to flush stay written). t->out and t->out_cap are updated; out_len bytes remain unflushed
      * (after a failure: the complete values among them; a failing value may be partly flushed).
+     * Binary output goes to the sink as it is written, so out can stay small whatever the
+     * value's size: JSON input is read twice for it (a first pass counts every container's
+     * entries, so that heads are written exact, and finds any error before output), and a
+     * value with CBOR indefinite-length containers is held in out until it ends.
      */
     uint8_t *(*flush)(void *user, uint8_t *out, uint32_t n, uint32_t need, uint32_t *out_cap);
     void *flush_user;

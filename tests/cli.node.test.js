@@ -64,6 +64,25 @@ describe.each(['native', 'wasm'])('%s CLI', (kind) => {
     expect(JSON.parse(cli(kind, ['-M', '-1'], pack(big)).stdout.toString())).toEqual(big);
   });
 
+  test('binary output larger than any buffer: the bytes pack and encode write', () => {
+    // ~4 MB each way: the native CLI's output streams through its 256 KB buffer (JSON input is
+    // counted first, so that the map16 and array32 heads are exact as they go out)
+    const big = { list: Array.from({ length: 70_000 }, (_, i) => ({ i, f: i / 7, t: `é${i}`, n: [[], {}, [i & 15]] })),
+      wide: Object.fromEntries(Array.from({ length: 20 }, (_, i) => ['k' + i, i * 1000])) };
+    const mp = Buffer.from(pack(big)), cb = Buffer.from(cborEncode(big));
+    const text = JSON.stringify(big);
+    for (const [args, input, want] of [[['-J', '-m'], text, mp], [['-J', '-c'], text, cb], [['-M', '-c'], mp, cb], [['-C', '-m'], cb, mp]]) {
+      const r = cli(kind, args, input);
+      expect(r.status, args.join(' ')).toBe(0);
+      expect(Buffer.from(r.stdout).equals(want), args.join(' ')).toBe(true);
+    }
+    // CBOR indefinite lengths (held back until their value ends), in a stream of three values
+    const indef = Buffer.concat([cb, Buffer.from('9f0102bf6161f7ff9f9fffffff', 'hex'), cb]);
+    const r = cli(kind, ['-C', '-m'], indef);
+    expect(r.status).toBe(0);
+    expect(Buffer.from(r.stdout).equals(Buffer.concat([mp, Buffer.from('94010281a161d400009190', 'hex'), mp]))).toBe(true);
+  });
+
   test('errors name the byte offset, exit 1, and keep the values before them', () => {
     // a complete value, then a truncated array
     const r = cli(kind, ['-M', '-j'], Buffer.from('81a3666f6fa36261729201', 'hex'));

@@ -66,8 +66,8 @@ static uint8_t *read_all(FILE *f, size_t *len) {
     return buf;
 }
 
-/* JSON output goes through a fixed buffer that the transcoder flushes as it fills (grown only
- * for a single string that does not fit), so memory stays small and no page is touched twice. */
+/* Output goes through a fixed buffer that the transcoder flushes as it fills (grown only for a
+ * single string that does not fit), so memory stays small and no page is touched twice. */
 typedef struct cli_sink { FILE *out; int failed; } cli_sink;
 static uint8_t *cli_flush(void *user, uint8_t *buf, uint32_t n, uint32_t need, uint32_t *cap) {
     cli_sink *s = user;
@@ -89,14 +89,14 @@ static int fail(wp_err e, uint32_t off, uint32_t from) {
     return 1;
 }
 
-/* in[0..len) to JSON (flags: WP_TC_*), streamed to out through a 256 KB buffer; error offsets are
- * reported from `base` (where in starts in the file). Returns the exit code. */
-static int write_json(const uint8_t *in, uint32_t len, uint32_t base, uint32_t from, uint32_t flags, uint32_t indent,
-                      uint32_t max_depth, uint32_t *scratch, uint32_t sw, FILE *out) {
+/* in[0..len) to `to` (flags: WP_TC_*), streamed to out through a 256 KB buffer; error offsets
+ * are reported from `base` (where in starts in the file). Returns the exit code. */
+static int write_out(const uint8_t *in, uint32_t len, uint32_t base, uint32_t from, uint32_t to, uint32_t flags,
+                     uint32_t indent, uint32_t max_depth, uint32_t *scratch, uint32_t sw, FILE *out) {
     cli_sink sink = {out, 0};
     wp_transcoder t;
     memset(&t, 0, sizeof t);
-    t.in = in; t.len = len; t.from = from; t.to = WP_FMT_JSON; t.indent = indent; t.max_depth = max_depth;
+    t.in = in; t.len = len; t.from = from; t.to = to; t.indent = indent; t.max_depth = max_depth;
     t.flags = flags;
     t.scratch = scratch; t.scratch_cap = sw;
     t.out_cap = 1u << 18;
@@ -236,7 +236,7 @@ int main(int argc, char **argv) {
         if (e) { rc = fail(e, err.offset, from); free(names); goto done; }
         /* print the value found in the output format */
         if (diag || to == WP_FMT_JSON) {
-            rc = write_json(buf + s, e2 - s, s, from, (diag ? WP_TC_DIAG : 0) | WP_TC_LINES | WP_TC_WIRE_ORDER, indent,
+            rc = write_out(buf + s, e2 - s, s, from, WP_FMT_JSON, (diag ? WP_TC_DIAG : 0) | WP_TC_LINES | WP_TC_WIRE_ORDER, indent,
                             max_depth, scratch, sw, out);
         } else {
             wp_transcoder t;
@@ -277,51 +277,10 @@ int main(int argc, char **argv) {
             /* one document */
             multi = 0;
         }
-        if (to == WP_FMT_JSON) {
-            /* one call over the whole stream, output flushed as it fills; map keys in wire order
-             * (no KEY_ORDER fallback in C) */
-            rc = write_json(buf, n, 0, from, flags | multi | WP_TC_LINES | WP_TC_WIRE_ORDER, indent, max_depth, scratch, sw, out);
-            goto done;
-        }
-        /* binary output value by value, so that output memory stays near the size of one value's output */
-        uint32_t pos = 0;
-        size_t out_cap = 0;
-        uint8_t *obuf = NULL;
-        for (;;) {
-            if (from == WP_FMT_JSON) {
-                while (pos < n && (buf[pos] == ' ' || buf[pos] == '\n' || buf[pos] == '\r' || buf[pos] == '\t')) pos++;
-                if (pos >= n && (multi || pos > 0 || n > 0) && (multi || obuf)) break;
-            } else if (pos >= n) break;
-            wp_transcoder t;
-            memset(&t, 0, sizeof t);
-            t.in = buf + pos; t.len = n - pos; t.from = from; t.to = to; t.indent = indent; t.max_depth = max_depth;
-            t.flags = flags | (multi ? WP_TC_FIRST : 0);
-            t.scratch = scratch; t.scratch_cap = sw;
-            /* first try: about the input size; on OUTPUT_FULL the bound (always enough for binary output) */
-            size_t want = (size_t)t.len + t.len / 4 + 4096;
-            for (int attempt = 0;; attempt++) {
-                if (want > out_cap) {
-                    free(obuf);
-                    out_cap = want;
-                    obuf = malloc(out_cap);
-                    if (!obuf) { fprintf(stderr, "wirepack: out of memory\n"); rc = 1; goto done; }
-                }
-                t.out = obuf;
-                t.out_cap = out_cap > 0xFFFFFFF0u ? 0xFFFFFFF0u : (uint32_t)out_cap;
-                wp_err e = wp_transcode(&t);
-                if (e == WP_ERR_OUTPUT_FULL && attempt < 6) {
-                    size_t b = wp_transcode_out_bound(from, to, t.len);
-                    want = want < b ? b : want * 4;
-                    continue;
-                }
-                if (e != WP_OK) { free(obuf); rc = fail(e, pos + t.err.offset, from); goto done; }
-                break;
-            }
-            if (fwrite(obuf, 1, t.out_len, out) != t.out_len) { fprintf(stderr, "wirepack: write error\n"); rc = 1; break; }
-            pos += t.end;
-            if (!multi) break;
-        }
-        free(obuf);
+        /* one call over the whole stream, output flushed as it fills; JSON map keys in wire order
+         * (no KEY_ORDER fallback in C) */
+        if (to == WP_FMT_JSON) flags |= WP_TC_LINES | WP_TC_WIRE_ORDER;
+        rc = write_out(buf, n, 0, from, to, flags | multi, indent, max_depth, scratch, sw, out);
     }
 done:
     free(scratch);

@@ -68,7 +68,7 @@ WP_INLINE uint32_t tc_skip_json_ws(const uint8_t *in, uint32_t p, uint32_t len) 
  * grow if still needed; without one, the call fails with OUTPUT_FULL. */
 bool tc_room_slow(tc_out *o, uint32_t n) {
     if (o->flush && !o->full) {
-        uint32_t k = o->keep;
+        uint32_t k = o->keep == TC_KEEP_ALL ? o->len : o->keep;
         if (k) {
             uint8_t *p = o->flush(o->user, o->p, k, 0, &o->cap);
             if (!p) goto fail;
@@ -76,7 +76,7 @@ bool tc_room_slow(tc_out *o, uint32_t n) {
             o->flushed += k;
             __builtin_memmove(o->p, o->p + k, o->len - k);
             o->len -= k;
-            o->keep = 0;
+            if (o->keep != TC_KEEP_ALL) o->keep = 0;
         }
         if (n <= o->cap - o->len) return true;
         uint64_t need = (uint64_t)o->len + n;
@@ -104,7 +104,7 @@ wp_err wp_transcode(wp_transcoder *t) {
     }
     j.o.p = t->out;
     j.o.cap = t->out_cap;
-    if (t->to == WP_FMT_JSON && t->flush) { j.o.flush = t->flush; j.o.user = t->flush_user; }
+    if (t->flush) { j.o.flush = t->flush; j.o.user = t->flush_user; }
     j.indent = t->indent;
     j.flags = t->flags;
     bool multi = t->flags & WP_TC_MULTIPLE;
@@ -116,6 +116,9 @@ wp_err wp_transcode(wp_transcoder *t) {
         }
         if (j.pos >= j.len && (t->nvalues > 0 || multi)) break;
         const uint32_t vstart = j.pos;
+        /* binary output is final as it is written (until a fixup: tc_bin_value), so a sink may
+         * take all of it; JSON output says itself what is final */
+        if (t->to != WP_FMT_JSON) j.o.keep = TC_KEEP_ALL;
         int ok;
         if (t->to == WP_FMT_JSON) {
             if (json_in) { j.err = WP_ERR_BAD_TAPE; j.err_off = 0; ok = 0; }
@@ -126,7 +129,7 @@ wp_err wp_transcode(wp_transcoder *t) {
                 if (tc_room(&j.o, 1)) tc_put(&j.o, '\n'); else ok = 0;
             }
         } else if (json_in) {
-            ok = tc_json_to_bin(&j, t->to == WP_FMT_CBOR);
+            ok = j.o.flush ? tc_json_to_bin_counted(&j, t->to == WP_FMT_CBOR) : tc_json_to_bin(&j, t->to == WP_FMT_CBOR);
         } else if (t->from == t->to) {
             /* same format: validate and copy */
             uint32_t s = j.pos;

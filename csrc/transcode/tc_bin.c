@@ -219,6 +219,9 @@ static int tc_bin_value(tc_job *j, int cbor_in, tc_out *o, int check_utf8) {
                     j->fix[2 * j->nfix] = o->len;
                     j->fix[2 * j->nfix + 1] = TC_FIX_DONE;
                     o->len += 1;
+                    /* a sink takes nothing more of this value: flushing would move the bytes
+                     * that the fixups point at (the value is final once compacted) */
+                    o->keep = 0;
                 } else {
                     tc_w_coll_head(o->p + o->len, cbor_out, map, (uint32_t)v.u);
                     o->len += tc_coll_head_size(cbor_out, (uint32_t)v.u);

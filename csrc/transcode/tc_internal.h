@@ -32,12 +32,14 @@ typedef struct tc_out {
     uint8_t *p;
     uint32_t len, cap;
     bool full;      /* set once a write did not fit (the call then fails with OUTPUT_FULL) */
-    uint32_t keep;  /* with a sink: bytes before keep are finished and may be flushed */
+    uint32_t keep;  /* with a sink: bytes before keep are finished and may be flushed
+                       (TC_KEEP_ALL: every byte written so far; binary output) */
     uint64_t flushed; /* bytes given to the sink so far */
     uint8_t *(*flush)(void *user, uint8_t *out, uint32_t n, uint32_t need, uint32_t *cap);
     void *user;
 } tc_out;
 
+#define TC_KEEP_ALL 0xFFFFFFFFu
 bool tc_room_slow(tc_out *o, uint32_t n);
 WP_INLINE bool tc_room(tc_out *o, uint32_t n) {
     if (wp_likely(n <= o->cap - o->len)) return true;
@@ -116,6 +118,11 @@ typedef struct tc_job {
     uint32_t *fix;        /* JSON/indefinite -> binary: header fixups (2 words each) */
     uint32_t fix_cap, nfix;
     uint32_t big;         /* bytes the long heads of the fixups will add */
+    /* JSON -> binary through a sink: the entries of every non-empty container, in the order they
+     * open (written by a counting pass of tc_json_skip, read by tc_json_to_bin): heads are then
+     * written exact, without fixups, and all output is final as soon as it is written */
+    uint32_t *cnt;
+    uint32_t cnt_cap, ncnt;
     uint32_t max_depth, indent, flags;
     uint32_t nvalues;
     wp_err err;
@@ -126,6 +133,7 @@ typedef struct tc_job {
 int tc_bin_to_json(tc_job *j, int from_cbor);
 int tc_bin_to_diag(tc_job *j, int from_cbor); /* WP_TC_DIAG: diagnostic notation (tc_diag.c) */
 int tc_json_to_bin(tc_job *j, int to_cbor);
+int tc_json_to_bin_counted(tc_job *j, int to_cbor); /* the same, counting first (a sink's output) */
 int tc_bin_to_bin(tc_job *j, int from_cbor);
 /* Skip one value without output (validate, find); checks UTF-8 when check_utf8. */
 int tc_bin_skip(tc_job *j, int cbor, int check_utf8);

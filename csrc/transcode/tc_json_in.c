@@ -295,12 +295,25 @@ WP_INLINE int tc_json_value(tc_job *j, tc_out *o, int cbor) {
             f->done = 0;
             f->rem = j->nfix;
             if (o) {
-                if (!tc_room(o, 1)) return 0;
-                if (j->nfix >= j->fix_cap) return tc_fail(j, WP_ERR_SCRATCH, start);
-                j->fix[2 * j->nfix] = o->len;
-                j->fix[2 * j->nfix + 1] = TC_FIX_DONE;
-                j->nfix++;
-                o->len += 1;
+                if (j->cnt) {
+                    /* counted first (tc_json_to_bin_counted): the exact head */
+                    if (j->ncnt >= j->cnt_cap) return tc_fail(j, WP_ERR_SCRATCH, start);
+                    uint32_t n = j->cnt[j->ncnt++];
+                    if (!tc_room(o, 5)) return 0;
+                    tc_w_coll_head(o->p + o->len, cbor, map, n);
+                    o->len += tc_coll_head_size(cbor, n);
+                } else {
+                    if (!tc_room(o, 1)) return 0;
+                    if (j->nfix >= j->fix_cap) return tc_fail(j, WP_ERR_SCRATCH, start);
+                    j->fix[2 * j->nfix] = o->len;
+                    j->fix[2 * j->nfix + 1] = TC_FIX_DONE;
+                    j->nfix++;
+                    o->len += 1;
+                }
+            } else if (j->cnt) {
+                /* the counting pass: this container's slot, filled when it closes */
+                if (j->ncnt >= j->cnt_cap) return tc_fail(j, WP_ERR_SCRATCH, start);
+                f->rem = j->ncnt++;
             }
             if (map) goto key;
             continue;
@@ -346,7 +359,7 @@ WP_INLINE int tc_json_value(tc_job *j, tc_out *o, int cbor) {
             }
             if (c != (f->kind == TC_MAP ? '}' : ']')) return tc_fail(j, WP_ERR_JSON_SYNTAX, j->pos);
             j->pos++;
-            if (o) {
+            if (o && !j->cnt) {
                 bool map = f->kind == TC_MAP;
                 if (tc_coll_head_size(cbor, f->done) == 1) tc_w_coll_head(o->p + j->fix[2 * f->rem], cbor, map, f->done);
                 else {
@@ -354,7 +367,7 @@ WP_INLINE int tc_json_value(tc_job *j, tc_out *o, int cbor) {
                     j->big += tc_coll_head_size(cbor, f->done) - 1;
                     if (!tc_room(o, j->big)) return 0;
                 }
-            }
+            } else if (!o && j->cnt) j->cnt[f->rem] = f->done;
             depth--;
         }
         continue;
@@ -377,6 +390,29 @@ int tc_json_to_bin(tc_job *j, int cbor) {
     tc_job l = *j;
     int r = cbor ? tc_json_value(&l, &l.o, 1) : tc_json_value(&l, &l.o, 0);
     *j = l;
+    return r;
+}
+/* Through a sink: a counting pass first (tc_json_skip, which checks the whole value, so that the
+ * errors are those of tc_json_to_bin), then the conversion with exact heads: no fixups to wait
+ * for, so a sink takes the output as it is written, whatever the nesting. The counts go in the
+ * fixups' area (2 words a fixup there: at least as many words as the value has containers). */
+int tc_json_to_bin_counted(tc_job *j, int cbor) {
+    tc_job c = *j;
+    c.cnt = j->fix;
+    c.cnt_cap = 2 * j->fix_cap;
+    c.ncnt = 0;
+    if (!tc_json_skip(&c)) {
+        j->err = c.err;
+        j->err_off = c.err_off;
+        j->pos = c.pos;
+        return 0;
+    }
+    j->cnt = c.cnt;
+    j->cnt_cap = c.ncnt;
+    j->ncnt = 0;
+    j->o.keep = TC_KEEP_ALL;
+    int r = tc_json_to_bin(j, cbor);
+    j->cnt = NULL;
     return r;
 }
 int tc_json_skip(tc_job *j) {

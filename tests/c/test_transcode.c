@@ -6,7 +6,7 @@
 #include <math.h>
 #include "test_util.h"
 
-/* ---- the output sink: JSON output through buffers of a few bytes gives the same bytes */
+/* ---- the output sink: output through buffers of a few bytes gives the same bytes */
 typedef struct sink_acc { tu_buf got; uint32_t calls; } sink_acc;
 static uint8_t *sink_flush(void *user, uint8_t *buf, uint32_t n, uint32_t need, uint32_t *cap) {
     sink_acc *a = user;
@@ -59,7 +59,7 @@ static wp_err tt_run(uint32_t from, uint32_t to, const uint8_t *src, uint32_t n,
     wp_err e = wp_transcode(&t);
     *out = t.out; *outlen = t.out_len;
     if (erroff) *erroff = t.err.offset;
-    if (to == WP_FMT_JSON) sink_check(&t, e);
+    sink_check(&t, e);
     free(in); free(t.scratch);
     return e;
 }
@@ -754,6 +754,80 @@ int main(void) {
         CHECK(ok > 100, "some mutated documents still convert (%u)", ok);
         (void)crashes_would_show_as_asan_reports;
         free(docs[0]); free(docs[1]); free(docs[2]);
+        tu_end();
+    }
+    {
+        /* binary output through a sink: taken as it is written, whatever the nesting. JSON is
+         * counted first (exact heads: map16 and array32 among them), definite binary input has
+         * its counts; CBOR indefinite containers (fixups) hold the rest of their value back. The
+         * bytes equal those written without a sink (sink_check, blocks of 1, 7 and 64 bytes), and
+         * a 256-byte sink block stays that size (only a string longer than it grows it). */
+        tu_case("binary output streams through a sink");
+        tu_buf j = {0};
+        const char *head = "{\"a\":[";
+        tu_buf_bytes(&j, head, (uint32_t)strlen(head));
+        for (int i = 0; i < 70000; i++) {
+            char e[64];
+            int k = snprintf(e, sizeof e, "%s{\"k\":%d,\"s\":\"x%d\",\"n\":[[],{},[%d]]}", i ? "," : "", i, i % 97, i & 15);
+            tu_buf_bytes(&j, e, (uint32_t)k);
+        }
+        const char *mid = "],\"m\":{";
+        tu_buf_bytes(&j, mid, (uint32_t)strlen(mid));
+        for (int i = 0; i < 20; i++) {
+            char e[32];
+            int k = snprintf(e, sizeof e, "%s\"k%d\":%d", i ? "," : "", i, i * 1000);
+            tu_buf_bytes(&j, e, (uint32_t)k);
+        }
+        tu_buf_bytes(&j, "}}", 2);
+        for (uint32_t to = 0; to < 2; to++) {
+            uint8_t *out; uint32_t on;
+            CHECK_ERR(tt_run(WP_FMT_JSON, to, j.p, j.len, 0, 0, &out, &on, 0), WP_OK);
+            /* and on to the other binary format (definite input) */
+            uint8_t *o2; uint32_t n2;
+            CHECK_ERR(tt_run(to, 1 - to, out, on, 0, 0, &o2, &n2, 0), WP_OK);
+            /* a small block is never grown: no string here is longer than it */
+            uint32_t sw = wp_transcode_scratch_words(j.len, 0);
+            wp_transcoder t;
+            memset(&t, 0, sizeof t);
+            t.in = j.p; t.len = j.len; t.from = WP_FMT_JSON; t.to = to;
+            t.scratch = malloc(sw * 4); t.scratch_cap = sw;
+            t.out_cap = 256; t.out = malloc(256);
+            sink_acc a = {0};
+            t.flush = sink_flush; t.flush_user = &a;
+            CHECK_ERR(wp_transcode(&t), WP_OK);
+            CHECK_EQ_U(t.out_cap, 256);
+            CHECK(a.calls > on / 256, "%u flushes for %u bytes", a.calls, on);
+            tu_buf_bytes(&a.got, t.out, t.out_len);
+            CHECK_BYTES(a.got.p, a.got.len, out, on);
+            free(t.out); free(t.scratch); tu_buf_free(&a.got);
+            free(out); free(o2);
+        }
+        /* CBOR indefinite containers, nested in definite ones and around them, then an error in
+         * the third value of a stream: the complete values come first */
+        {
+            uint8_t *out; uint32_t on;
+            tu_buf c = {0};
+            tu_buf_hex(&c, "82 9f 01 02 bf 61 61 9f ff ff ff a1 61 62 82 03 04");
+            for (int i = 0; i < 40; i++) tu_buf_hex(&c, "9f 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10 11 ff");
+            CHECK_ERR(tt_run(WP_FMT_CBOR, WP_FMT_MSGPACK, c.p, c.len, WP_TC_MULTIPLE, 0, &out, &on, 0), WP_OK);
+            free(out);
+            tu_buf_hex(&c, "82 01");
+            uint32_t off;
+            CHECK_ERR(tt_run(WP_FMT_CBOR, WP_FMT_MSGPACK, c.p, c.len, WP_TC_MULTIPLE, 0, &out, &on, &off), WP_ERR_TRUNCATED);
+            CHECK_EQ_U(off, c.len - 2); /* (the array that ends too soon) */
+            free(out);
+            tu_buf_free(&c);
+        }
+        /* JSON errors through a sink come from the counting pass: the same code and offset */
+        static const char *bad[] = {"[1,2,{\"a\":[3,]}]", "{\"a\":[1,2", "[1] 2", "[\"\xff\"]", "[01]"};
+        for (int i = 0; i < 5; i++) {
+            for (uint32_t to = 0; to < 2; to++) {
+                uint8_t *out; uint32_t on;
+                (void)tt_run(WP_FMT_JSON, to, (const uint8_t *)bad[i], (uint32_t)strlen(bad[i]), 0, 0, &out, &on, 0);
+                free(out);
+            }
+        }
+        tu_buf_free(&j);
         tu_end();
     }
     return tu_finish();

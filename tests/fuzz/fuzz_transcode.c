@@ -5,7 +5,7 @@
  *   byte 0: bits 0-1 the input format, bits 2-3 the output format (0 MessagePack, 1 CBOR, 2 and
  *     3 JSON; JSON to JSON, which the API does not offer, becomes JSON to MessagePack), bit 4
  *     WP_TC_MULTIPLE, bit 5 WP_TC_FIRST (alone) or WP_TC_LINES (with MULTIPLE), bit 6 the output
- *     through a flush sink instead of one block (JSON output only), bit 7 byte 1 follows.
+ *     through a flush sink instead of one block, bit 7 byte 1 follows.
  *   byte 1: bits 0-2 indent, bit 3 WP_TC_DIAG, bit 4 WP_TC_WIRE_ORDER, bits 5-7 max_depth
  *     (0, 1, 2, 4, 8, 16, 64, 512).
  * Every call gets exact-size heap blocks (ASan sees any access past them). Checked:
@@ -203,7 +203,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (c1 & 0x10) flags |= WP_TC_WIRE_ORDER;
     static const uint32_t depths[8] = { 0, 1, 2, 4, 8, 16, 64, 512 };
     const uint32_t max_depth = depths[c1 >> 5];
-    const int sinked = (c0 & 0x40) && to == WP_FMT_JSON;
+    const int sinked = (c0 & 0x40) != 0;
 
     tc_res r = run(src, len, from, to, flags, indent, max_depth, 0);
 
