@@ -2,7 +2,7 @@
 // wasm fallback of bin/wirepack.js (WIREPACK_CLI_WASM=1) must give the same bytes, messages and
 // exit codes. JSON output is checked against JSON.stringify of the decoded value.
 import { describe, test, expect } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -119,6 +119,29 @@ describe.each(['native', 'wasm'])('%s CLI', (kind) => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+test('the native CLI converts a stream from a pipe as it arrives', async () => {
+  // a value is written out before the next one has arrived (or the input has ended); a value
+  // cut short by a read waits for the rest (here: one byte at a time), and the input's end
+  // inside a value is TRUNCATED at the offset a file gives
+  const child = spawn(NATIVE, ['-M', '-j'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '', err = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { err += d; });
+  const waitFor = async (want) => {
+    for (let i = 0; i < 500 && !out.includes(want); i++) await new Promise((r) => setTimeout(r, 10));
+    return out;
+  };
+  child.stdin.write(pack({ first: 1 }));
+  expect(await waitFor('{"first":1}\n')).toBe('{"first":1}\n');
+  const second = pack(['second', 2.5, { x: null }]);
+  for (const b of second) { child.stdin.write(Buffer.from([b])); await new Promise((r) => setTimeout(r, 2)); }
+  expect(await waitFor('null}]\n')).toBe('{"first":1}\n["second",2.5,{"x":null}]\n');
+  child.stdin.end(Buffer.from('9201', 'hex'));
+  const code = await new Promise((r) => child.on('close', r));
+  expect(code).toBe(1);
+  expect(err).toMatch(new RegExp(`TRUNCATED at byte ${pack({ first: 1 }).length + second.length + 2}\\b`));
 });
 
 test('unpack agrees with the CLI on a fixture (sanity of the comparison itself)', () => {

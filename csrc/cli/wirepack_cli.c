@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -37,8 +38,8 @@ static const char *USAGE =
     "  --max-depth N  nesting limit (default 1000)\n"
     "  -h, --help     this message\n"
     "\n"
-    "Files: '-' or nothing means stdin / stdout. Errors name the byte offset and exit with 1\n"
-    "(2 for usage errors).\n"
+    "Files: '-' or nothing means stdin / stdout; a stream from a pipe is converted as it arrives.\n"
+    "Errors name the byte offset and exit with 1 (2 for usage errors).\n"
     "\n"
     "Example: echo '{\"foo\": \"bar\"}' | wirepack -J -m | xxd   ->  81 a3 66 6f 6f a3 62 61 72\n";
 
@@ -112,6 +113,142 @@ static int write_out(const uint8_t *in, uint32_t len, uint32_t base, uint32_t fr
         rc = fail(e, base + t.err.offset, from);
     } else if (fwrite(t.out, 1, t.out_len, out) != t.out_len) { fprintf(stderr, "wirepack: write error\n"); rc = 1; }
     free(t.out);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ input from a pipe */
+
+/* A stream (-M, -C, -S) from a pipe is converted as it arrives: the complete values among the
+ * bytes read so far are converted and written (and stdout flushed) before reading on, so a live
+ * stream shows its values as they come and memory holds about one value, not the whole stream.
+ * A value cut short by the end of what was read (TRUNCATED before the end of input) waits for
+ * more: it is tried again when nothing more is waiting in the pipe (a value of up to 1 MB), once
+ * the bytes pending have doubled (so a large value costs about two passes, not one per read),
+ * or at the end of input, where TRUNCATED is the input's error. JSON
+ * is converted up to the last newline read (a number at the very end could go on). Output goes
+ * through a buffer of the bound (no sink: a value cut short must leave no output behind). */
+typedef struct cli_stream {
+    uint32_t from, to, flags, indent, max_depth;
+    FILE *out;
+    uint8_t *o; size_t ocap;        /* output buffer, reused */
+    uint8_t *mid; size_t midcap;    /* JSON -> JSON: the MessagePack in between */
+    uint32_t *scratch; size_t swords;
+} cli_stream;
+
+static int cli_grow(uint8_t **p, size_t *cap, size_t want) {
+    if (want <= *cap) return 1;
+    uint8_t *n = realloc(*p, want);
+    if (!n) return 0;
+    *p = n; *cap = want;
+    return 1;
+}
+
+/* in[0..len) (from, to as cs says; MULTIPLE) into *dst; *cap grown while OUTPUT_FULL. Returns
+ * the error; t->end and t->out_len say what converted. */
+static wp_err cli_convert(cli_stream *cs, const uint8_t *in, uint32_t len, uint32_t from, uint32_t to, uint32_t flags,
+                          uint32_t indent, uint8_t **dst, size_t *cap, wp_transcoder *t) {
+    uint32_t sw = wp_transcode_scratch_words(len, cs->max_depth);
+    if (sw > cs->swords) {
+        uint32_t *ns = realloc(cs->scratch, (size_t)sw * 4);
+        if (!ns) return WP_ERR_SCRATCH;
+        cs->scratch = ns; cs->swords = sw;
+    }
+    size_t want = wp_transcode_out_bound(from, to, len);
+    for (int attempt = 0;; attempt++) {
+        if (!cli_grow(dst, cap, want)) return WP_ERR_SCRATCH;
+        memset(t, 0, sizeof *t);
+        t->in = in; t->len = len; t->from = from; t->to = to; t->flags = flags | WP_TC_MULTIPLE;
+        t->indent = indent; t->max_depth = cs->max_depth;
+        t->out = *dst; t->out_cap = *cap > 0xFFFFFFF0u ? 0xFFFFFFF0u : (uint32_t)*cap;
+        t->scratch = cs->scratch; t->scratch_cap = (uint32_t)cs->swords;
+        wp_err e = wp_transcode(t);
+        /* indentation and diagnostic notation can need more than the bound */
+        if (e == WP_ERR_OUTPUT_FULL && attempt < 8 && *cap < 0xFFFFFFF0u) { want = *cap * 2; continue; }
+        return e;
+    }
+}
+
+static int stream_pipe(int fd, cli_stream *cs) {
+    const int json = cs->from == WP_FMT_JSON;
+    size_t cap = 1 << 16, n = 0;
+    size_t nl = 0;   /* JSON: bytes up to the last newline read */
+    size_t pend = 0; /* bytes held after a value was cut short (0: none) */
+    uint64_t base = 0; /* stream offset of buf[0] */
+    uint8_t *buf = malloc(cap);
+    int eof = 0, rc = 0;
+    if (!buf) { fprintf(stderr, "wirepack: out of memory\n"); return 1; }
+    for (;;) {
+        if (!eof) {
+            if (n == cap) {
+                if (cap >= 0xFFFFFFF0u) { fprintf(stderr, "wirepack: a value larger than 4 GiB\n"); rc = 1; break; }
+                size_t nc = cap * 2 > 0xFFFFFFF0u ? 0xFFFFFFF0u : cap * 2;
+                if (!cli_grow(&buf, &cap, nc)) { fprintf(stderr, "wirepack: out of memory\n"); rc = 1; break; }
+            }
+            ssize_t r = read(fd, buf + n, cap - n);
+            if (r < 0) {
+                if (errno == EINTR) continue;
+                fprintf(stderr, "wirepack: read error: %s\n", strerror(errno)); rc = 1; break;
+            }
+            if (r == 0) eof = 1;
+            else if (json) {
+                for (size_t i = n + (size_t)r; i > n; i--) if (buf[i - 1] == '\n') { nl = i; break; }
+            }
+            n += (size_t)r;
+            if (!eof) {
+                if (json && nl == 0) continue; /* no complete line yet */
+                if (pend && n < 2 * pend) {
+                    /* a value cut short: read on while more is waiting in the pipe, or, above
+                     * 1 MB, until the bytes held have doubled */
+                    struct pollfd pf = {fd, POLLIN, 0};
+                    if (pend > (1u << 20) || poll(&pf, 1, 0) > 0) continue;
+                }
+            }
+        }
+        uint32_t lim = (uint32_t)(json && !eof ? nl : n);
+        if (lim == 0) { if (eof) break; continue; }
+        wp_transcoder t;
+        wp_err e;
+        uint32_t consumed, err_off;
+        uint32_t olen;
+        if (json && cs->to == WP_FMT_JSON) {
+            /* JSON -> JSON (re-indent, NDJSON): through MessagePack, as for a file */
+            e = cli_convert(cs, buf, lim, WP_FMT_JSON, WP_FMT_MSGPACK, 0, 0, &cs->mid, &cs->midcap, &t);
+            consumed = t.end;
+            err_off = t.err.offset;
+            wp_err e2 = cli_convert(cs, cs->mid, t.out_len, WP_FMT_MSGPACK, WP_FMT_JSON, cs->flags, cs->indent, &cs->o, &cs->ocap, &t);
+            if (e2 != WP_OK) { e = e2; err_off = consumed; }
+        } else {
+            e = cli_convert(cs, buf, lim, cs->from, cs->to, cs->flags, cs->indent, &cs->o, &cs->ocap, &t);
+            consumed = t.end;
+            err_off = t.err.offset;
+        }
+        olen = t.out_len;
+        if (olen && fwrite(cs->o, 1, olen, cs->out) != olen) { fprintf(stderr, "wirepack: write error\n"); rc = 1; break; }
+        if (fflush(cs->out)) { fprintf(stderr, "wirepack: write error\n"); rc = 1; break; }
+        if (e == WP_ERR_TRUNCATED && !eof) {
+            /* the last value goes on past what was read: keep it, read on */
+            memmove(buf, buf + consumed, n - consumed);
+            base += consumed;
+            n -= consumed;
+            nl = nl > consumed ? nl - consumed : 0;
+            pend = n;
+            continue;
+        }
+        if (e != WP_OK) {
+            fprintf(stderr, "wirepack: %s input: %s at byte %llu\n", fmt_name(cs->from), wp_tc_err_name(e),
+                    (unsigned long long)(base + err_off));
+            rc = 1;
+            break;
+        }
+        /* everything up to lim converted (JSON: the whitespace after the last value too) */
+        memmove(buf, buf + lim, n - lim);
+        base += lim;
+        n -= lim;
+        nl = 0;
+        pend = 0;
+        if (eof && n == 0) break;
+    }
+    free(buf);
     return rc;
 }
 
@@ -198,6 +335,22 @@ int main(int argc, char **argv) {
             void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
             if (m != MAP_FAILED) { mapped = m; len = (size_t)st.st_size; }
         }
+    }
+    if (!mapped && (from != WP_FMT_JSON || ndjson) && !validate && !find) {
+        /* a stream from a pipe: converted as it arrives */
+        if (outpath && strcmp(outpath, "-")) {
+            out = fopen(outpath, "wb");
+            if (!out) { fprintf(stderr, "wirepack: %s: %s\n", outpath, strerror(errno)); return 1; }
+        }
+        cli_stream cs;
+        memset(&cs, 0, sizeof cs);
+        cs.from = from; cs.to = diag ? WP_FMT_JSON : to; cs.indent = indent; cs.max_depth = max_depth; cs.out = out;
+        cs.flags = (diag ? WP_TC_DIAG : 0) | (cs.to == WP_FMT_JSON ? WP_TC_LINES | WP_TC_WIRE_ORDER : 0);
+        int rc = stream_pipe(fileno(in), &cs);
+        free(cs.o); free(cs.mid); free(cs.scratch);
+        if (in != stdin) fclose(in);
+        if (out != stdout) { if (fclose(out)) rc = rc ? rc : 1; }
+        return rc;
     }
     if (mapped) {
         buf = mapped;
