@@ -61,7 +61,7 @@ try { input = new Uint8Array(readFileSync(inFile)); } catch (e) { process.stderr
 const NAMES = { msgpack: 'MessagePack', cbor: 'CBOR', json: 'JSON' };
 /** The values before an error in a stream are written, as the native command does. */
 const writePrefix = (e) => {
-  if (!multiple || findPath !== null || doValidate || (to === from && !diag)) return;
+  if (!multiple || findPath !== null || doValidate || (to === from && from !== 'json' && !diag)) return;
   let end = 0;
   try {
     for (;;) {

@@ -98,6 +98,30 @@ describe.each(['native', 'wasm'])('%s CLI', (kind) => {
     const b = cli(kind, ['-M', '-j'], bad);
     expect(b.status).toBe(1);
     expect(b.stderr).toMatch(new RegExp(`at byte ${bad.length - 1}\\b`));
+    // NDJSON: the lines before the error, in every output format; one JSON document followed by
+    // anything but whitespace writes nothing
+    const nd = '{"a":1}\n[2]\n{"b":';
+    for (const [flag, want] of [['-j', '{"a":1}\n[2]\n'], ['-m', '81a1610191' + '02'], ['-c', 'a161610181' + '02']]) {
+      const r = cli(kind, ['-S', flag], nd);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/TRUNCATED at byte 17\b/);
+      expect(flag === '-j' ? r.stdout.toString() : Buffer.from(r.stdout).toString('hex')).toBe(want);
+    }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wirepack-cli-'));
+    try {
+      // (a file takes another path than a pipe)
+      fs.writeFileSync(path.join(dir, 'in.ndjson'), nd);
+      const r = cli(kind, ['-S', '-j', path.join(dir, 'in.ndjson')]);
+      expect([r.status, r.stdout.toString()]).toEqual([1, '{"a":1}\n[2]\n']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    for (const flag of ['-j', '-m', '-c']) {
+      const r = cli(kind, ['-J', flag], '{"a": 1} x');
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/TRAILING_DATA at byte 9\b/);
+      expect(r.stdout.length).toBe(0);
+    }
     // and a value JSON cannot hold
     expect(cli(kind, ['-M', '-j'], pack(new Uint8Array([1, 2]))).status).toBe(1);
   });

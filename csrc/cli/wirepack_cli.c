@@ -108,8 +108,9 @@ static int write_out(const uint8_t *in, uint32_t len, uint32_t base, uint32_t fr
     int rc = 0;
     if (sink.failed) { fprintf(stderr, "wirepack: write error\n"); rc = 1; }
     else if (e != WP_OK) {
-        /* what converted before the error is written, as value-by-value output would be */
-        fwrite(t.out, 1, t.out_len, out);
+        /* the values of a stream before the error are written, as value-by-value output would
+         * be (one document with an error writes nothing, unless it was larger than the buffer) */
+        if (flags & WP_TC_MULTIPLE) fwrite(t.out, 1, t.out_len, out);
         rc = fail(e, base + t.err.offset, from);
     } else if (fwrite(t.out, 1, t.out_len, out) != t.out_len) { fprintf(stderr, "wirepack: write error\n"); rc = 1; }
     free(t.out);
@@ -406,6 +407,8 @@ int main(int argc, char **argv) {
         free(names);
         goto done;
     }
+    wp_err json_err = WP_OK;
+    uint32_t json_err_off = 0;
     if ((diag || to == WP_FMT_JSON) && from == WP_FMT_JSON) {
         /* JSON -> JSON (re-indent, NDJSON): through MessagePack */
         uint32_t cap = wp_transcode_out_bound(WP_FMT_JSON, WP_FMT_MSGPACK, n);
@@ -416,7 +419,8 @@ int main(int argc, char **argv) {
         t.in = buf; t.len = n; t.from = WP_FMT_JSON; t.to = WP_FMT_MSGPACK; t.flags = multi; t.max_depth = max_depth;
         t.out = mp; t.out_cap = cap; t.scratch = scratch; t.scratch_cap = sw;
         wp_err e = wp_transcode(&t);
-        if (e) { rc = fail(e, t.err.offset, from); free(mp); goto done; }
+        /* on an error, the values before it are still written (as for other formats) */
+        if (e) { json_err = e; json_err_off = t.err.offset; if (!multi) t.out_len = 0; }
         if (mapped) munmap(mapped, len); else free(buf);
         mapped = NULL;
         buf = mp;
@@ -434,6 +438,7 @@ int main(int argc, char **argv) {
          * (no KEY_ORDER fallback in C) */
         if (to == WP_FMT_JSON) flags |= WP_TC_LINES | WP_TC_WIRE_ORDER;
         rc = write_out(buf, n, 0, from, to, flags | multi, indent, max_depth, scratch, sw, out);
+        if (json_err && !rc) rc = fail(json_err, json_err_off, WP_FMT_JSON);
     }
 done:
     free(scratch);
