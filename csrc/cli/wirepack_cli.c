@@ -85,14 +85,14 @@ static uint8_t *cli_flush(void *user, uint8_t *buf, uint32_t n, uint32_t need, u
 
 static const char *fmt_name(uint32_t f) { return f == WP_FMT_JSON ? "JSON" : f == WP_FMT_CBOR ? "CBOR" : "MessagePack"; }
 
-static int fail(wp_err e, uint32_t off, uint32_t from) {
-    fprintf(stderr, "wirepack: %s input: %s at byte %u\n", fmt_name(from), wp_tc_err_name(e), off);
+static int fail(wp_err e, uint64_t off, uint32_t from) {
+    fprintf(stderr, "wirepack: %s input: %s at byte %llu\n", fmt_name(from), wp_tc_err_name(e), (unsigned long long)off);
     return 1;
 }
 
 /* in[0..len) to `to` (flags: WP_TC_*), streamed to out through a 256 KB buffer; error offsets
  * are reported from `base` (where in starts in the file). Returns the exit code. */
-static int write_out(const uint8_t *in, uint32_t len, uint32_t base, uint32_t from, uint32_t to, uint32_t flags,
+static int write_out(const uint8_t *in, uint32_t len, uint64_t base, uint32_t from, uint32_t to, uint32_t flags,
                      uint32_t indent, uint32_t max_depth, uint32_t *scratch, uint32_t sw, FILE *out) {
     cli_sink sink = {out, 0};
     wp_transcoder t;
@@ -127,7 +127,7 @@ static int write_out(const uint8_t *in, uint32_t len, uint32_t base, uint32_t fr
  * the bytes pending have doubled (so a large value costs about two passes, not one per read),
  * or at the end of input, where TRUNCATED is the input's error. JSON
  * is converted up to the last newline read (a number at the very end could go on). Output goes
- * through a buffer of the bound (no sink: a value cut short must leave no output behind). */
+ * through a buffer grown as needed (no sink: a value cut short must leave no output behind). */
 typedef struct cli_stream {
     uint32_t from, to, flags, indent, max_depth;
     FILE *out;
@@ -154,7 +154,10 @@ static wp_err cli_convert(cli_stream *cs, const uint8_t *in, uint32_t len, uint3
         if (!ns) return WP_ERR_SCRATCH;
         cs->scratch = ns; cs->swords = sw;
     }
+    /* the bound first, up to twice the input: a large value's JSON rarely needs its 8x bound,
+     * and more is asked for (the call made again) only when it does */
     size_t want = wp_transcode_out_bound(from, to, len);
+    if (want > 2 * (size_t)len + (1u << 20)) want = 2 * (size_t)len + (1u << 20);
     for (int attempt = 0;; attempt++) {
         if (!cli_grow(dst, cap, want)) return WP_ERR_SCRATCH;
         memset(t, 0, sizeof *t);
@@ -164,7 +167,7 @@ static wp_err cli_convert(cli_stream *cs, const uint8_t *in, uint32_t len, uint3
         t->scratch = cs->scratch; t->scratch_cap = (uint32_t)cs->swords;
         wp_err e = wp_transcode(t);
         /* indentation and diagnostic notation can need more than the bound */
-        if (e == WP_ERR_OUTPUT_FULL && attempt < 8 && *cap < 0xFFFFFFF0u) { want = *cap * 2; continue; }
+        if (e == WP_ERR_OUTPUT_FULL && attempt < 12 && *cap < 0xFFFFFFF0u) { want = *cap * 2; continue; }
         return e;
     }
 }
@@ -176,10 +179,10 @@ static int stream_pipe(int fd, cli_stream *cs) {
     size_t pend = 0; /* bytes held after a value was cut short (0: none) */
     uint64_t base = 0; /* stream offset of buf[0] */
     uint8_t *buf = malloc(cap);
-    int eof = 0, rc = 0;
+    int eof = 0, rc = 0, again = 0;
     if (!buf) { fprintf(stderr, "wirepack: out of memory\n"); return 1; }
     for (;;) {
-        if (!eof) {
+        if (!eof && !again) {
             if (n == cap) {
                 if (cap >= 0xFFFFFFF0u) { fprintf(stderr, "wirepack: a value larger than 4 GiB\n"); rc = 1; break; }
                 size_t nc = cap * 2 > 0xFFFFFFF0u ? 0xFFFFFFF0u : cap * 2;
@@ -205,8 +208,40 @@ static int stream_pipe(int fd, cli_stream *cs) {
                 }
             }
         }
+        again = 0;
         uint32_t lim = (uint32_t)(json && !eof ? nl : n);
         if (lim == 0) { if (eof) break; continue; }
+        if (pend > (1u << 20) && !(json && cs->to == WP_FMT_JSON)) {
+            /* a large value cut short: check that it is complete before converting it, then
+             * convert it through the sink (no output buffer of its size; it cannot fail half
+             * way for want of input) */
+            uint32_t sw = wp_transcode_scratch_words(lim, cs->max_depth);
+            if (sw > cs->swords) {
+                uint32_t *ns = realloc(cs->scratch, (size_t)sw * 4);
+                if (!ns) { fprintf(stderr, "wirepack: out of memory\n"); rc = 1; break; }
+                cs->scratch = ns; cs->swords = sw;
+            }
+            wp_error ve;
+            wp_err v = wp_validate(buf, lim, cs->from, 0, cs->max_depth, cs->scratch, (uint32_t)cs->swords, &ve);
+            if (v == WP_ERR_TRUNCATED && !eof) { pend = n; continue; }
+            if (v == WP_OK || v == WP_ERR_TRAILING_DATA) {
+                uint32_t end = v == WP_OK ? lim : ve.offset;
+                rc = write_out(buf, end, base, cs->from, cs->to, cs->flags | WP_TC_MULTIPLE, cs->indent, cs->max_depth,
+                               cs->scratch, (uint32_t)cs->swords, cs->out);
+                if (rc) break;
+                if (fflush(cs->out)) { fprintf(stderr, "wirepack: write error\n"); rc = 1; break; }
+                memmove(buf, buf + end, n - end);
+                base += end;
+                n -= end;
+                nl = nl > end ? nl - end : 0;
+                pend = 0;
+                again = n > 0; /* the bytes after it first, without waiting for more */
+                if (eof && n == 0) break;
+                continue;
+            }
+            /* otherwise the conversion below says what is wrong (or replaces what validate
+             * refuses: ill-formed UTF-8) */
+        }
         wp_transcoder t;
         wp_err e;
         uint32_t consumed, err_off;
@@ -235,6 +270,7 @@ static int stream_pipe(int fd, cli_stream *cs) {
             pend = n;
             continue;
         }
+        if (e == WP_ERR_SCRATCH) { fprintf(stderr, "wirepack: out of memory\n"); rc = 1; break; }
         if (e != WP_OK) {
             fprintf(stderr, "wirepack: %s input: %s at byte %llu\n", fmt_name(cs->from), wp_tc_err_name(e),
                     (unsigned long long)(base + err_off));
