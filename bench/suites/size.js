@@ -5,7 +5,8 @@
 //    the .wasm file separately ships);
 //  - Node start-up, each trial in a fresh process (no code cache): compiling the module
 //    (new WebAssembly.Module), instantiating it (new WebAssembly.Instance), and the whole
-//    `await import('wirepack')` (read + base64 + compile + instantiate + module evaluation).
+//    `await import('wirepack')` (read + base64 + compile + instantiate + module evaluation; in
+//    Node that is dist/esm/index.node.js, the bundled ES modules build.sh writes).
 // Runs in the addons-on pass only (nothing here depends on the peers' addons).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -108,8 +109,8 @@ export default {
       new WebAssembly.Instance(m, {});
       const instantiate = performance.now() - t;
       t = performance.now();
-      await import('./js/src/index.node.js');
-      const importMs = performance.now() - t;${firstCallSource('firstCall', './js/src/index.node.js', 'pack', 'unpack')}${firstCallSource('firstCbor', './js/src/cbor.node.js', 'encode', 'decode')}
+      await import('./dist/esm/index.node.js');
+      const importMs = performance.now() - t;${firstCallSource('firstCall', './dist/esm/index.node.js', 'pack', 'unpack')}${firstCallSource('firstCbor', './dist/esm/cbor.node.js', 'encode', 'decode')}
       console.log(JSON.stringify({ compile, instantiate, importMs, firstCall, firstCbor }));`, trials);
     // the peers' first calls, the same way (their code is compiled on first use too)
     const peersFirst = childTimes(`

@@ -84,7 +84,8 @@ function parseResult(stdout) {
 
 /** The entry files a program says it loaded must be the ones its export conditions name. */
 function checkEntry(r, kind) {
-  const want = ['index', 'cbor', 'transcode'].map((n) => `/wirepack/js/src/${n}.${kind}.js`);
+  // (Node's import: the bundled ES modules of dist/esm; Deno, Bun: the browser sources)
+  const want = ['index', 'cbor', 'transcode'].map((n) => `/wirepack/${kind === 'node' ? 'dist/esm' : 'js/src'}/${n}.${kind}.js`);
   if (!r.entry || r.entry.some((e, i) => !e.endsWith(want[i]))) throw new Error(`loaded ${r.entry}, expected the ${kind} entries`);
 }
 
@@ -155,7 +156,7 @@ await platform('packaging', 'npm ' + run('npm', ['--version']).trim(), () => {
     return null;
   };
   const consumers = {
-    'node import': [['node', 'import'], 'js/src/{}.node.js'],
+    'node import': [['node', 'import'], 'dist/esm/{}.node.js'],
     'node require': [['node', 'require'], 'dist/{}.cjs'],
     'tsc NodeNext': [['types', 'node', 'import'], 'dist/types/{}.node.d.ts'],
     'tsc Bundler': [['types', 'import'], 'dist/types/{}.browser.d.ts'],

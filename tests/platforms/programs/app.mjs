@@ -14,6 +14,6 @@ if (again.id !== 7n || again.when.getTime() !== 0 || again.raw[1] !== 2) throw n
 
 const g = /** @type {any} */ (globalThis);
 const platform = g.Deno ? `deno ${g.Deno.version.deno}` : g.Bun ? `bun ${g.Bun.version}` : `node ${process.version} (ESM)`;
-// which file the export conditions chose (node: js/src/index.node.js; deno, bun: index.browser.js)
+// which file the export conditions chose (node: dist/esm/index.node.js; deno, bun: js/src/index.browser.js)
 const entry = [import.meta.resolve('wirepack'), import.meta.resolve('wirepack/cbor'), import.meta.resolve('wirepack/transcode')];
 console.log('WIREPACK_RESULT ' + JSON.stringify({ platform, entry, ...roundTrip(msgpack, cbor, transcode) }));
