@@ -289,8 +289,8 @@ else
       "$([[ ${p%%:*} == index ]] || echo "/${p%%:*}")" "${p#*:}" > "dist/${p%%:*}.cjs"
   done
   # Node's import: the same entries as ES modules, bundled with code splitting (dist/esm/: one
-  # file per entry and the chunks they share), so that import 'wirepack' loads two files where
-  # js/src is fourteen, and the entries still share one runtime. Node 20 resolves, reads and
+  # file per entry and the chunks they share), so that import 'wirepack' loads four files where
+  # js/src is fifteen, and the entries still share one runtime. Node 20 resolves, reads and
   # compiles each module of a graph on its own: import 'wirepack' took 36-58 ms (median 49)
   # from js/src and 21-30 ms (median 29) bundled, in fresh processes (msgpackr's require:
   # 21-33 ms). Bundlers and browsers keep js/src (package.json "browser", "module", "default").
