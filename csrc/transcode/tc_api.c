@@ -134,8 +134,13 @@ wp_err wp_transcode(wp_transcoder *t) {
             /* same format: validate and copy */
             uint32_t s = j.pos;
             ok = tc_bin_skip(&j, t->from == WP_FMT_CBOR, 1);
-            if (ok) {
-                if (tc_room(&j.o, j.pos - s)) tc_puts(&j.o, j.in + s, j.pos - s); else ok = 0;
+            /* (through a sink in pieces, so that its block need not grow to the value's size) */
+            for (uint32_t n = j.pos - s; ok && n;) {
+                uint32_t k = j.o.flush && n > 65536 ? 65536 : n;
+                if (!tc_room(&j.o, k)) { ok = 0; break; }
+                tc_puts(&j.o, j.in + s, k);
+                s += k;
+                n -= k;
             }
         } else {
             ok = tc_bin_to_bin(&j, t->from == WP_FMT_CBOR);

@@ -782,9 +782,24 @@ int main(void) {
         for (uint32_t to = 0; to < 2; to++) {
             uint8_t *out; uint32_t on;
             CHECK_ERR(tt_run(WP_FMT_JSON, to, j.p, j.len, 0, 0, &out, &on, 0), WP_OK);
-            /* and on to the other binary format (definite input) */
+            /* and on to the other binary format (definite input), and a validated copy */
             uint8_t *o2; uint32_t n2;
             CHECK_ERR(tt_run(to, 1 - to, out, on, 0, 0, &o2, &n2, 0), WP_OK);
+            {
+                uint32_t sw2 = wp_transcode_scratch_words(on, 0);
+                wp_transcoder c;
+                memset(&c, 0, sizeof c);
+                c.in = out; c.len = on; c.from = to; c.to = to;
+                c.scratch = malloc(sw2 * 4); c.scratch_cap = sw2;
+                c.out_cap = 256; c.out = malloc(256);
+                sink_acc ca = {0};
+                c.flush = sink_flush; c.flush_user = &ca;
+                CHECK_ERR(wp_transcode(&c), WP_OK);
+                CHECK(c.out_cap <= 65536, "the copy's block grew to %u", c.out_cap);
+                tu_buf_bytes(&ca.got, c.out, c.out_len);
+                CHECK_BYTES(ca.got.p, ca.got.len, out, on);
+                free(c.out); free(c.scratch); tu_buf_free(&ca.got);
+            }
             /* a small block is never grown: no string here is longer than it */
             uint32_t sw = wp_transcode_scratch_words(j.len, 0);
             wp_transcoder t;
