@@ -174,6 +174,24 @@ describe('structuredClone', () => {
     }
   });
 
+  test('28(28(x)): both indices name x, also while x is built (as cbor-x reads them)', () => {
+    // (28(28({a: 29(0)})) threw BAD_REFERENCE: the outer index was not yet anything)
+    const cases = [
+      ['d81cd81ca16161d81d00', (v) => v.a === v],
+      ['83d81cd81ca16161d81d01d81d00d81d01', ([m, r0, r1]) => m.a === m && r0 === m && r1 === m],
+      // three deep, references to each index from inside, and one after
+      ['82d81cd81cd81c83d81d00d81d01d81d02d81d01', ([a, x]) => a.length === 3 && a.every((e) => e === a) && x === a],
+    ];
+    for (const [h, holds] of cases) {
+      for (const dec of [decode, (b) => new Decoder({ codegen: false, mapsAsObjects: true }).decode(b), (b) => cborx.decode(b)]) {
+        expect(holds(dec(fromHex(h))), h).toBe(true);
+      }
+    }
+    // an index that is not there yet is still an error, and the next call works
+    expect(() => decode(fromHex('d81cd81c81d81d02'))).toThrow(DecodeError);
+    expect(decode(fromHex('d81cd81c81d81d01'))[0]).toBeInstanceOf(Array);
+  });
+
   test('a shared Map is one Map whichever way tags 28 and 259 nest', () => {
     // 28(259(map)) as cbor-x writes a shared Map with useTag259ForMaps, and 259(28(map))
     for (const h of ['82d81cd90103a16161d81d00d81d00', '82d90103d81ca16161d81d00d81d00']) {

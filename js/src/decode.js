@@ -552,6 +552,8 @@ const TWO32 = 4294967296;
 const RUN_SPECIAL = [NaN, null, false, true, undefined];
 /** A shareable slot whose value is still being built (a reference to it is not allowed). */
 const NOT_YET = Symbol('not yet');
+/** A shareable slot whose value is the next slot's (28(28(x)): both indices name x). */
+const SAME_AS_NEXT = Symbol('same as next');
 /** Element i of a SCALARRUN whose f64 values start at word a. @param {Float64Array} f @param {Int32Array} w @param {number} a @param {number} i */
 const runValue = (f, w, a, i) => {
   const x = f[(a >> 1) + i];
@@ -1060,6 +1062,14 @@ export class TapeReader {
         return this.reread(idx, v, `a tag ${wrap}`, held);
       }
     }
+    if (tag === 23 && wrap === 28) {
+      // 28(28(x)): both indices name x; a reference to this one while x is built gets what the
+      // inner one holds then (x's container, registered before it is filled), as cbor-x reads it
+      shared[idx] = SAME_AS_NEXT;
+      const v = this.v();
+      shared[idx] = v;
+      return v;
+    }
     if (tag < 13 || tag > 16) {
       const v = this.v();
       shared[idx] = v;
@@ -1421,11 +1431,13 @@ export class TapeReader {
         if (tag === 29) {
           const i = this.v();
           const shared = this.shared;
-          if (!Number.isInteger(i) || i < 0 || shared === null || i >= shared.length || shared[i] === NOT_YET) {
+          let s = Number.isInteger(i) && i >= 0 && shared !== null && i < shared.length ? shared[i] : NOT_YET;
+          // (28(28(x)): the outer index names what the inner one holds; the inner comes after it)
+          for (let k = i; s === SAME_AS_NEXT;) s = /** @type {any[]} */ (shared)[++k];
+          if (s === NOT_YET) {
             throw new DecodeError('BAD_REFERENCE', 0, typeof i === 'number' || typeof i === 'bigint'
               ? `Shared reference ${i} to nothing shareable before it` : `Shared reference whose index is no integer (${i === null ? 'null' : typeof i})`);
           }
-          const s = shared[i];
           if (this.phs !== null && this.phs.has(s)) this.phs.set(s, true);
           return s;
         }
