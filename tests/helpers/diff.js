@@ -71,7 +71,7 @@
 // bundle-overread-peer, bundle-sequence-peer (unmutated sequences only),
 // big-tag-number, tag1-bigint, self-describe-undefined, cbor-extract-scan, record-inline-peer,
 // record-id-alias-peer.
-import { ExtData, DecodeError } from 'wirepack';
+import { ExtData, DecodeError, unpackMultiple } from 'wirepack';
 import { Tag, Simple } from 'wirepack/cbor';
 
 export { DecodeError };
@@ -781,6 +781,10 @@ export function compareValues(format, input, ours, peer) {
         // Uint8Array (the input's type) shows its bytes as numbers
         else if (format === 'msgpack' && /^\d+(,\d+)*$/.test(b.message) && typeof Buffer === 'function' &&
           Buffer.from(b.message.split(',').map(Number)).toString() === a.message) used.add('bin-buffer');
+        // or binary data inside the value given as the message (an array holding bytes): each
+        // reading's text of the Error extension's own message value, bytes as Buffer / as the
+        // input's type
+        else if (format === 'msgpack' && errorMessageBinAsText(input, walk, a, b)) used.add('bin-buffer');
         else fail(`error message ${show(a.message)} vs ${show(b.message)}`);
       }
       if (('cause' in a) !== ('cause' in b)) fail('error cause');
@@ -929,6 +933,31 @@ export function compareValues(format, input, ours, peer) {
     return { ok: false, why: e.message };
   }
   return { ok: true, classes: [...used] };
+}
+
+/**
+ * Does some Error extension (0x65, a prefix: [name, message, cause] follows it) of the input have
+ * a message value whose text is a's message with its binary data read as Buffers (wirepack in
+ * Node) and b's with it read as Uint8Arrays (msgpackr: the input's type)? (Decoded alone; one
+ * that needs more, records defined before it, does not count.)
+ * @param {Uint8Array} input
+ * @param {{ exts: { type: number, doff: number, data: Uint8Array }[] }} walk @param {Error} a @param {Error} b
+ */
+function errorMessageBinAsText(input, walk, a, b) {
+  if (typeof Buffer !== 'function') return false;
+  /** @param {any} v @param {boolean} asBytes */
+  const text = (v, asBytes) => {
+    const conv = (x) => (x instanceof Uint8Array ? (asBytes ? new Uint8Array(x) : Buffer.from(x)) : Array.isArray(x) ? x.map(conv) : x);
+    try { return String(conv(v)); } catch { return null; }
+  };
+  for (const x of walk.exts) {
+    if (x.type !== 0x65) continue;
+    let fields;
+    try { unpackMultiple(input.subarray(x.doff + x.data.length), (v) => { fields = v; return false; }); } catch { /* cut short */ }
+    if (!Array.isArray(fields) || fields.length < 2) continue;
+    if (text(fields[1], false) === a.message && text(fields[1], true) === b.message) return true;
+  }
+  return false;
 }
 
 /**
