@@ -253,7 +253,12 @@ static int tc_bin_value(tc_job *j, int cbor_in, tc_out *o, int check_utf8) {
         }
         if (!depth) break;
     }
-    if (o && j->big) o->len = tc_compact_buf(o->p, out_start, o->len, j->fix, j->nfix, cbor_out);
+    if (o && j->big) {
+        /* the long heads need their room now: what was written after a fixup could take the
+         * room it had when its container closed (a sink, or an out_cap below the bound) */
+        if (!tc_room(o, j->big)) return 0;
+        o->len = tc_compact_buf(o->p, out_start, o->len, j->fix, j->nfix, cbor_out);
+    }
     j->nfix = 0;
     return 1;
 }

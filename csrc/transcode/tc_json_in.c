@@ -343,7 +343,11 @@ WP_INLINE int tc_json_value(tc_job *j, tc_out *o, int cbor) {
         /* ---- after a value: separator or close, possibly several levels */
         for (;;) {
             if (!depth) {
-                if (o && j->big) o->len = tc_compact_buf(o->p, out_start, o->len, j->fix, j->nfix, cbor);
+                if (o && j->big) {
+                    /* the long heads' room now (later writes could take what it had at close) */
+                    if (!tc_room(o, j->big)) return 0;
+                    o->len = tc_compact_buf(o->p, out_start, o->len, j->fix, j->nfix, cbor);
+                }
                 j->nfix = 0;
                 return 1;
             }

@@ -833,6 +833,27 @@ int main(void) {
             free(out);
             tu_buf_free(&c);
         }
+        /* long heads (map16, array16) for indefinite containers that close before more output:
+         * the room their heads asked for at close was taken by what followed, and compacting
+         * wrote past a sink's block grown to exactly what was asked (ASan; found by
+         * fuzz_transcode): the room is asked for again before compacting */
+        {
+            tu_buf c = {0};
+            /* ten indefinite arrays of 16 items (array16 each: 20 bytes of long heads) in one,
+             * then one more item, which takes a byte of the room the last close asked for */
+            tu_buf_hex(&c, "9f");
+            for (int k = 0; k < 10; k++) {
+                tu_buf_hex(&c, "9f");
+                for (int i = 0; i < 16; i++) tu_buf_hex(&c, "01");
+                tu_buf_hex(&c, "ff");
+            }
+            tu_buf_hex(&c, "01 ff");
+            uint8_t *out; uint32_t on;
+            CHECK_ERR(tt_run(WP_FMT_CBOR, WP_FMT_MSGPACK, c.p, c.len, 0, 0, &out, &on, 0), WP_OK);
+            CHECK(on == 1 + 10 * 19 + 1 && out[0] == 0x9b && out[1] == 0xdc && out[3] == 16, "ten array16 and a 1 in a fixarray");
+            free(out);
+            tu_buf_free(&c);
+        }
         /* JSON errors through a sink come from the counting pass: the same code and offset */
         static const char *bad[] = {"[1,2,{\"a\":[3,]}]", "{\"a\":[1,2", "[1] 2", "[\"\xff\"]", "[01]"};
         for (int i = 0; i < 5; i++) {
