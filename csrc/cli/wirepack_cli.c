@@ -144,16 +144,22 @@ static int cli_grow(uint8_t **p, size_t *cap, size_t want) {
     return 1;
 }
 
+/* cs->scratch grown to wp_transcode_scratch_words(len) (kept for the next calls); 0: no memory */
+static int cli_scratch(cli_stream *cs, uint32_t len) {
+    uint32_t sw = wp_transcode_scratch_words(len, cs->max_depth);
+    if (sw <= cs->swords) return 1;
+    uint32_t *ns = realloc(cs->scratch, (size_t)sw * 4);
+    if (!ns) return 0;
+    cs->scratch = ns;
+    cs->swords = sw;
+    return 1;
+}
+
 /* in[0..len) (from, to as cs says; MULTIPLE) into *dst; *cap grown while OUTPUT_FULL. Returns
  * the error; t->end and t->out_len say what converted. */
 static wp_err cli_convert(cli_stream *cs, const uint8_t *in, uint32_t len, uint32_t from, uint32_t to, uint32_t flags,
                           uint32_t indent, uint8_t **dst, size_t *cap, wp_transcoder *t) {
-    uint32_t sw = wp_transcode_scratch_words(len, cs->max_depth);
-    if (sw > cs->swords) {
-        uint32_t *ns = realloc(cs->scratch, (size_t)sw * 4);
-        if (!ns) return WP_ERR_SCRATCH;
-        cs->scratch = ns; cs->swords = sw;
-    }
+    if (!cli_scratch(cs, len)) return WP_ERR_SCRATCH;
     /* the bound first, up to twice the input: a large value's JSON rarely needs its 8x bound,
      * and more is asked for (the call made again) only when it does */
     size_t want = wp_transcode_out_bound(from, to, len);
@@ -215,12 +221,7 @@ static int stream_pipe(int fd, cli_stream *cs) {
             /* a large value cut short: check that it is complete before converting it, then
              * convert it through the sink (no output buffer of its size; it cannot fail half
              * way for want of input) */
-            uint32_t sw = wp_transcode_scratch_words(lim, cs->max_depth);
-            if (sw > cs->swords) {
-                uint32_t *ns = realloc(cs->scratch, (size_t)sw * 4);
-                if (!ns) { fprintf(stderr, "wirepack: out of memory\n"); rc = 1; break; }
-                cs->scratch = ns; cs->swords = sw;
-            }
+            if (!cli_scratch(cs, lim)) { fprintf(stderr, "wirepack: out of memory\n"); rc = 1; break; }
             wp_error ve;
             wp_err v = wp_validate(buf, lim, cs->from, 0, cs->max_depth, cs->scratch, (uint32_t)cs->swords, &ve);
             if (v == WP_ERR_TRUNCATED && !eof) { pend = n; continue; }
