@@ -6,6 +6,8 @@
  * results go to a static array (tcw_result):
  *   [0] output ptr [1] output bytes [2] error code [3] error offset [4] end offset
  *   [5] values [6] found start [7] found end
+ * (tcw_transcode of a string's JSON: [6] 0 ASCII output, 1 UTF-8 output the host decodes, else
+ * the address of its UTF-16 copy, [7] that copy's units)
  */
 #ifdef __wasm__
 #include <wasm_simd128.h>
@@ -26,6 +28,20 @@ static bool tc_reach(uint64_t end) {
     if (end > 0xFFFF0000ull) return false;
     uint64_t pages = (end - have + 65535u) / 65536u;
     return __builtin_wasm_memory_grow(0, (size_t)pages) != (size_t)-1;
+}
+
+/* Room for output from out: `want` bytes, or else as much as memory can still grow to (halving
+ * while the engine refuses, down to `least`); 0 when not even `least` fits. An input whose
+ * bound (8x for JSON output) is out of reach may well need far less. */
+static uint64_t tc_out_room(uint64_t out, uint64_t want, uint64_t least) {
+    const uint64_t top = 0xFFFF0000ull;
+    if (out + least > top) return 0;
+    uint64_t cap = want < top - out ? want : top - out;
+    for (;;) {
+        if (tc_reach(out + cap)) return cap;
+        if (cap <= least) return 0;
+        cap = cap / 2 > least ? cap / 2 : least;
+    }
 }
 
 TC_EXPORT("tcw_result") uint32_t *tcw_result(void) { return g_res; }
@@ -125,7 +141,8 @@ static uint32_t tc_utf8_to_utf16(const uint8_t *s, uint32_t n, uint16_t *o) {
 
 #define TCW_UTF16_IN 0x100u  /* the input is len UTF-16 units (a string), not bytes */
 #define TCW_STRING_OUT 0x200u /* JSON output for a string: res[6] = 0 when ASCII, else the
-                               * address of a UTF-16 copy and res[7] its units */
+                               * address of a UTF-16 copy and res[7] its units (1: no room
+                               * for one) */
 
 /* Input: len bytes (or UTF-16 units) at the base. Arena: [input] ([UTF-8 of a UTF-16 input])
  * [scratch] [output out_cap (0: the bound)] ([UTF-16 output]). */
@@ -147,12 +164,14 @@ uint32_t tcw_transcode(uint32_t len, uint32_t from, uint32_t to, uint32_t flags,
     uint64_t scratch = tc_align(in + len, 8);
     uint64_t sw = wp_transcode_scratch_words(len, max_depth);
     uint64_t out = tc_align(scratch + sw * 4, 8);
-    if (!out_cap) out_cap = wp_transcode_out_bound(from, to, len);
-    if (!tc_reach(out + out_cap)) {
+    uint64_t want = out_cap ? out_cap : wp_transcode_out_bound(from, to, len);
+    uint64_t room = tc_out_room(out, want, 65536);
+    if (!room) {
         g_res[2] = WP_ERR_LIMIT;
         g_res[3] = 0;
         return WP_ERR_LIMIT;
     }
+    out_cap = (uint32_t)room;
     wp_transcoder t;
     __builtin_memset(&t, 0, sizeof t);
     t.in = (const uint8_t *)(uintptr_t)in;
@@ -168,6 +187,8 @@ uint32_t tcw_transcode(uint32_t len, uint32_t from, uint32_t to, uint32_t flags,
     t.scratch_cap = (uint32_t)sw;
     t.flags = flags & 0xFFu;
     wp_err e = wp_transcode(&t);
+    /* out of room in less than was asked for: the memory's limit, not the caller's */
+    if (e == WP_ERR_OUTPUT_FULL && room < want) e = WP_ERR_LIMIT;
     g_res[0] = (uint32_t)out;
     g_res[1] = t.out_len;
     g_res[2] = e;
@@ -178,9 +199,10 @@ uint32_t tcw_transcode(uint32_t len, uint32_t from, uint32_t to, uint32_t flags,
     g_res[7] = 0;
     if (e == WP_OK && (flags & TCW_STRING_OUT) && !tc_is_ascii(t.out, t.out_len)) {
         uint64_t u16 = tc_align(out + t.out_len, 8);
+        /* no room for a UTF-16 copy: 1 (no address) says the host decodes the UTF-8 itself */
         if (!tc_reach(u16 + 2ull * t.out_len)) {
-            g_res[2] = WP_ERR_LIMIT;
-            return WP_ERR_LIMIT;
+            g_res[6] = 1;
+            return e;
         }
         g_res[6] = (uint32_t)u16;
         g_res[7] = tc_utf8_to_utf16(t.out, t.out_len, (uint16_t *)(uintptr_t)u16);

@@ -7,6 +7,7 @@
  * returns a decoded value.
  */
 import { DecodeError } from './errors.js';
+import { tcRuntime as runtime, releaseTranscodeMemory } from './transcode-runtime.js';
 import { unpack, unpackMultiple } from './api.js';
 import { decode as cborDecode, decodeMultiple as cborDecodeMultiple } from './cbor.js';
 
@@ -30,33 +31,6 @@ import { decode as cborDecode, decodeMultiple as cborDecodeMultiple } from './cb
  * @property {number} [maxDepth] nesting limit (default 1000)
  */
 
-/**
- * @typedef {object} TcExports
- * @property {WebAssembly.Memory} memory
- * @property {() => number} tcw_result
- * @property {() => number} tcw_num
- * @property {(bytes: number) => number} tcw_reserve
- * @property {(len: number, from: number, to: number, flags: number, indent: number, maxDepth: number, outCap: number) => number} tcw_transcode
- * @property {(len: number, format: number, flags: number, maxDepth: number) => number} tcw_validate
- * @property {(len: number, format: number, pathWords: number, nsteps: number) => number} tcw_find
- * @property {(v: number) => number} tcw_f64
- */
-
-/** Error names of csrc/wirepack.h (the core's and TRANSCODE's). @type {Record<number, string>} */
-const NAMES = {
-  100: 'TRUNCATED', 101: 'RESERVED_BYTE', 102: 'TRAILING_DATA', 103: 'BAD_TIMESTAMP', 110: 'RESERVED_AI',
-  111: 'BREAK', 112: 'BAD_CHUNK', 113: 'BAD_SIMPLE', 120: 'JSON_SYNTAX', 121: 'BAD_UTF8', 200: 'DEPTH',
-  201: 'LIMIT', 301: 'OUTPUT_FULL', 303: 'SCRATCH', 400: 'NON_JSON', 401: 'NOT_FOUND', 402: 'UNMAPPABLE',
-  403: 'KEY_ORDER',
-};
-/** @type {Record<string, string>} */
-const MESSAGES = {
-  JSON_SYNTAX: 'Invalid JSON (RFC 8259)',
-  BAD_UTF8: 'Invalid UTF-8 in a string',
-  NON_JSON: 'Value that JSON cannot represent (binary, extension, tag, top-level undefined, or a non-scalar map key)',
-  NOT_FOUND: 'Path not found',
-  UNMAPPABLE: 'Value with no counterpart in the output format',
-};
 /** @type {Record<string, number>} */
 const FORMATS = { msgpack: 0, cbor: 1, json: 2 };
 const F_MULTIPLE = 1, F_LINES = 2, F_DIAG = 4, F_WIRE_ORDER = 16, F_UTF16_IN = 0x100, F_STRING_OUT = 0x200;
@@ -72,88 +46,6 @@ const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const utf16Decoder = new TextDecoder('utf-16le');
-
-class TcRuntime {
-  /** @param {WebAssembly.Instance} instance */
-  constructor(instance) {
-    /** @type {TcExports} */
-    this.x = /** @type {any} */ (instance.exports);
-    /** @type {ArrayBuffer | null} */
-    this.buffer = null;
-    this.u8 = new Uint8Array(0);
-    this.u32 = new Uint32Array(0);
-    /** @type {Buffer | null} */
-    this.nb = null;
-    this.refresh();
-    this.base = this.x.tcw_reserve(0);
-    this.res = this.x.tcw_result() >> 2;
-  }
-
-  refresh() {
-    const buf = /** @type {ArrayBuffer} */ (this.x.memory.buffer);
-    if (buf !== this.buffer) {
-      this.buffer = buf;
-      this.u8 = new Uint8Array(buf);
-      this.u32 = new Uint32Array(buf);
-      this.nb = NodeBuffer ? NodeBuffer.from(buf) : null;
-    }
-  }
-
-  /** Room for `bytes` at the arena base. @param {number} bytes */
-  reserve(bytes) {
-    if (this.base + bytes <= this.u8.length) return;
-    if (this.x.tcw_reserve(bytes) === 0) throw new DecodeError('LIMIT', 0, 'Input larger than wasm memory can hold');
-    this.refresh();
-  }
-
-  /**
-   * Put the input at the arena base, leaving `extra` bytes after it; returns its byte length.
-   * @param {Uint8Array | string} input @param {number} extra
-   */
-  put(input, extra) {
-    if (typeof input === 'string') {
-      const max = input.length * 3;
-      this.reserve(max + extra);
-      return encoder.encodeInto(input, this.u8.subarray(this.base, this.base + max)).written;
-    }
-    if (!(input instanceof Uint8Array)) throw new TypeError('wirepack/transcode: input must be a Uint8Array or a string');
-    this.reserve(input.length + extra);
-    this.u8.set(input, this.base);
-    return input.length;
-  }
-
-  /** @param {number} code @param {number} offset */
-  error(code, offset) {
-    const name = NAMES[code] || `E${code}`;
-    return new DecodeError(name, offset, MESSAGES[name]);
-  }
-}
-
-/** @type {TcRuntime | null} */
-let rt = null;
-
-/** @param {WebAssembly.Module | BufferSource} source */
-export function initTranscodeSync(source) {
-  const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
-  rt = new TcRuntime(new WebAssembly.Instance(module, {}));
-}
-
-/** @param {WebAssembly.Module | BufferSource | Promise<WebAssembly.Module | BufferSource>} source */
-export async function initTranscode(source) {
-  const s = await source;
-  const module = s instanceof WebAssembly.Module ? s : await WebAssembly.compile(s);
-  rt = new TcRuntime(await WebAssembly.instantiate(module, {}));
-}
-
-export function isTranscodeInitialized() {
-  return rt !== null;
-}
-
-/** @returns {TcRuntime} */
-function runtime() {
-  if (rt === null) throw new Error('wirepack/transcode is not initialised: call initTranscode() first');
-  return rt;
-}
 
 /** @param {number | string | undefined} indent */
 function indentOf(indent) {
@@ -230,18 +122,31 @@ export function transcode(input, options) {
     const exact = stringifyDecoded(input, from, options, indent);
     return options.as === 'bytes' ? encoder.encode(exact) : exact;
   }
-  if (code !== 0) throw r.error(code, R[res + 3]);
+  if (code !== 0) {
+    const e = r.error(code, R[res + 3]);
+    releaseTranscodeMemory(r, r.u8.length);
+    throw e;
+  }
   const start = R[res], end = start + R[res + 1];
+  /** @type {Uint8Array | string} */
+  let out;
+  let written = end;
   if (wantString) {
-    // ASCII output: latin1; else C left a UTF-16 copy (both much faster than UTF-8 decoding)
+    // ASCII output: latin1; else C left a UTF-16 copy (both much faster than UTF-8 decoding),
+    // unless memory had no room for one (u16 1)
     const u16 = R[res + 6], units = R[res + 7];
+    if (u16 > 1) written = u16 + 2 * units;
     if (r.nb !== null) {
       const nb = /** @type {any} */ (r.nb);
-      return u16 === 0 ? nb.latin1Slice(start, end) : nb.ucs2Slice(u16, u16 + 2 * units);
+      out = u16 === 0 ? nb.latin1Slice(start, end) : u16 === 1 ? nb.utf8Slice(start, end) : nb.ucs2Slice(u16, u16 + 2 * units);
+    } else {
+      out = u16 > 1 ? utf16Decoder.decode(r.u8.subarray(u16, u16 + 2 * units)) : decoder.decode(r.u8.subarray(start, end));
     }
-    return u16 === 0 ? decoder.decode(r.u8.subarray(start, end)) : utf16Decoder.decode(r.u8.subarray(u16, u16 + 2 * units));
+  } else {
+    out = r.u8.slice(start, end);
   }
-  return r.u8.slice(start, end);
+  releaseTranscodeMemory(r, written);
+  return out;
 }
 
 /**
@@ -322,8 +227,11 @@ export function validate(input, options) {
   const len = r.put(input, 0);
   const code = r.x.tcw_validate(len, format, options.multiple ? F_MULTIPLE : 0, options.maxDepth ?? 0);
   r.refresh();
-  if (code === 0) return { valid: true };
-  return { valid: false, error: r.error(code, r.u32[r.res + 3]) };
+  /** @type {{valid: true} | {valid: false, error: DecodeError}} */
+  const result = code === 0 ? { valid: true } : { valid: false, error: r.error(code, r.u32[r.res + 3]) };
+  // (its scratch, after the input, holds the frames of the values open at once)
+  releaseTranscodeMemory(r, r.base + len);
+  return result;
 }
 
 /** @typedef {(string | number)[] | string} Path a list of keys and indexes, or a JSON Pointer ('/a/0/b') */
@@ -344,9 +252,10 @@ function steps(path) {
 }
 
 /**
- * The byte range [start, end) of the value at `path`, or null when there is none.
+ * The byte range [start, end) of the value at `path`, or null when there is none, and the
+ * runtime whose arena holds the input (the caller releases it: releaseTranscodeMemory).
  * @param {Uint8Array | string} input @param {Path} path @param {number} format
- * @returns {[number, number] | null}
+ * @returns {{r: import('./transcode-runtime.js').TcRuntime, range: [number, number] | null}}
  */
 function findRange(input, path, format) {
   const list = steps(path);
@@ -380,9 +289,10 @@ function findRange(input, path, format) {
   }
   const code = r.x.tcw_find(len, format, words, list.length);
   r.refresh();
-  if (code === 401) return null;
-  if (code !== 0) throw r.error(code, r.u32[r.res + 3]);
-  return [r.u32[r.res + 6], r.u32[r.res + 7]];
+  if (code === 401 || code === 0) return { r, range: code === 0 ? [r.u32[r.res + 6], r.u32[r.res + 7]] : null };
+  const e = r.error(code, r.u32[r.res + 3]);
+  releaseTranscodeMemory(r, r.base + len);
+  throw e;
 }
 
 /**
@@ -398,11 +308,11 @@ function findRange(input, path, format) {
  */
 export function find(input, path, options = {}) {
   const format = formatId(options.format ?? 'msgpack', 'format');
-  const range = findRange(input, path, format);
+  const { r, range } = findRange(input, path, format);
+  const slice = range === null || options.range ? null : r.u8.slice(r.base + range[0], r.base + range[1]);
+  releaseTranscodeMemory(r, r.base + (typeof input === 'string' ? 3 * input.length : input.length));
   if (options.range) return range;
-  if (range === null) return undefined;
-  const r = runtime();
-  const slice = r.u8.slice(r.base + range[0], r.base + range[1]);
+  if (slice === null) return undefined;
   if (format === 0) return unpack(slice);
   if (format === 1) return cborDecode(slice);
   return JSON.parse(decoder.decode(slice));
@@ -440,3 +350,4 @@ export function formatNumber(v) {
 }
 
 export { DecodeError };
+export { initTranscode, initTranscodeSync, isTranscodeInitialized } from './transcode-runtime.js';
