@@ -291,9 +291,8 @@ WP_INLINE void tc_w_coll_head(uint8_t *p, int cbor, bool map, uint32_t n) {
 }
 
 /* Containers whose size is only known at their end (JSON, CBOR indefinite) get a 1-byte head
- * and a fixup; tc_compact makes room for the longer heads at the end of the value. */
+ * and a fixup; tc_compact_buf makes room for the longer heads at the end of the value. */
 #define TC_FIX_DONE 0xFFFFFFFFu
-void tc_compact(tc_job *j, uint32_t from, int cbor);
 uint32_t tc_compact_buf(uint8_t *p, uint32_t from, uint32_t len, const uint32_t *fix, uint32_t nfix, int cbor);
 
 /* Kinds of a value read from the input (binary formats). */

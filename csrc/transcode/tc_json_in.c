@@ -258,11 +258,6 @@ uint32_t tc_compact_buf(uint8_t *p, uint32_t from, uint32_t len, const uint32_t 
     return len + grow;
 }
 
-void tc_compact(tc_job *j, uint32_t from, int cbor) {
-    j->o.len = tc_compact_buf(j->o.p, from, j->o.len, j->fix, j->nfix, cbor);
-    j->nfix = 0;
-}
-
 /* One JSON value -> binary (o == NULL: check only). */
 WP_INLINE int tc_json_value(tc_job *j, tc_out *o, int cbor) {
     const uint8_t *in = j->in;
