@@ -42,7 +42,6 @@ function formatId(f, what) {
   return id;
 }
 
-const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const utf16Decoder = new TextDecoder('utf-16le');
