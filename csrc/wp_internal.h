@@ -65,6 +65,10 @@ WP_INLINE float wp_f32_from_bits(uint32_t b) { float f; __builtin_memcpy(&f, &b,
 extern uint32_t wp_test_pairs;       /* map entries wp_mp_pairs (and the CBOR one) took */
 extern uint32_t wp_test_rec_guesses; /* MessagePack record definitions whose keys were the guess's */
 extern bool wp_test_no_shortcuts;    /* set: the decoders take none (the item loop alone) */
+extern uint32_t wp_test_probes_max;  /* most slots one key or shape lookup looked at (wp_tables.c) */
+/* The slot a key's (a shape's) probing starts at: to build keys that share one. */
+uint32_t wp_test_key_home(const uint8_t *s, uint32_t n);
+uint32_t wp_test_shape_home(const uint32_t *ids, uint32_t n);
 #define WP_TEST_COUNT(counter, n) ((counter) += (n))
 #define WP_TEST_SHORTCUTS_OFF wp_test_no_shortcuts
 #else
@@ -306,7 +310,8 @@ WP_INLINE int wp_enc_str_ext(const wp_encoder *e, const uint32_t *w, uint32_t n,
 /* ------------------------------------------------------------------ interning (wp_tables.c) */
 
 #define WP_NO_ID 0xFFFFFFFFu
-/* The key id of bytes s[0..n), interning it when new. WP_NO_ID when too long or table full. */
+/* The key id of bytes s[0..n), interning it when new. WP_NO_ID when too long, when the table is
+ * full, or when the slots near its hash are (bounded probing: wp_tables.c). */
 uint32_t wp_key_intern(wp_tables *t, const uint8_t *s, uint32_t n);
 /* wp_key_intern for a key at s with `avail` bytes readable from s (its own and what follows it
  * in the input): keys of up to 16 bytes are then read as two words at once. */
@@ -343,7 +348,8 @@ WP_INLINE uint32_t wp_pred_slot(uint32_t first, uint32_t n, uint32_t sp) {
 _Static_assert(WP_SHAPE_PRED_SLOTS == 1024u, "wp_pred_slot takes the top 10 bits");
 _Static_assert(WP_MAX_SHAPES < 0x7fffu, "a predicted shape id + 1 fits the 15 bits below the trust bit");
 
-/* The shape id of key ids ids[0..n), interning it when new. WP_NO_ID when the table is full. */
+/* The shape id of key ids ids[0..n), interning it when new. WP_NO_ID when the table is full or
+ * the slots near its hash are. */
 uint32_t wp_shape_intern(wp_tables *t, const uint32_t *ids, uint32_t n);
 /* Forget keys with id >= nkeys and shapes with id >= nshapes (undo a failed call). */
 void wp_tables_rollback(wp_tables *t, uint32_t nkeys, uint32_t nshapes);

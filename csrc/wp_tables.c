@@ -1,7 +1,24 @@
 /* wp_tables.c: interning of map keys and map shapes across calls, in caller-owned tables.
  * Open addressing with linear probing; ids are dense and assigned in order, so undoing the
- * newest insertions in reverse order keeps every probe chain intact. */
+ * newest insertions in reverse order keeps every probe chain intact.
+ *
+ * Probing is bounded: an entry is only ever stored within WP_PROBE_MAX slots of its hash's
+ * slot, so a lookup looks at no more than that many, and a key or shape that finds neither
+ * itself nor a free slot there is not interned (WP_NO_ID, as when a table is full: it decodes
+ * the way any key does that is not interned). The hashes are fixed, so an input can bring keys
+ * chosen to share a slot; unbounded, each such key probed the whole cluster the others made
+ * (up to WP_MAX_KEYS slots): a 1 MB message of 100,000 such keys took 5-6x the time of one of
+ * ordinary keys, and the time grew with the input (hostile-input amplification). */
 #include "wp_internal.h"
+
+#define WP_PROBE_MAX 64u
+
+#ifdef WP_TEST_COUNTERS
+uint32_t wp_test_probes_max;
+#define WP_TEST_PROBED(left) (wp_test_probes_max = WP_PROBE_MAX - (left) + 1u > wp_test_probes_max ? WP_PROBE_MAX - (left) + 1u : wp_test_probes_max)
+#else
+#define WP_TEST_PROBED(left) ((void)0)
+#endif
 
 /* A word-at-a-time multiply-xorshift hash; keys are at most WP_KEY_MAX_BYTES long. */
 static uint32_t wp_hash_bytes(const uint8_t *s, uint32_t n) {
@@ -83,7 +100,8 @@ uint32_t wp_key_intern_short(wp_tables *t, uint64_t a, uint64_t b, const uint8_t
     uint32_t h = wp_hash_short(a, b, n);
     uint64_t m0 = wp_key_lo_mask(n), m1 = wp_key_hi_mask(n);
     uint32_t mask = WP_KEY_HASH_SLOTS - 1;
-    for (uint32_t i = h & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = h & mask, left = WP_PROBE_MAX; left; i = (i + 1) & mask, left--) {
+        WP_TEST_PROBED(left);
         uint32_t slot = t->key_slot[i];
         if (slot == 0) return wp_key_insert(t, i, h, s, n);
         uint32_t id = slot - 1;
@@ -92,6 +110,7 @@ uint32_t wp_key_intern_short(wp_tables *t, uint64_t a, uint64_t b, const uint8_t
             if ((((wp_load_u64(k) ^ a) & m0) | ((wp_load_u64(k + 8) ^ b) & m1)) == 0) return id;
         }
     }
+    return WP_NO_ID;
 }
 
 uint32_t wp_key_intern(wp_tables *t, const uint8_t *s, uint32_t n) {
@@ -115,14 +134,28 @@ uint32_t wp_key_intern(wp_tables *t, const uint8_t *s, uint32_t n) {
     if (n > WP_KEY_MAX_BYTES) return WP_NO_ID;
     uint32_t h = wp_hash_bytes(s, n);
     uint32_t mask = WP_KEY_HASH_SLOTS - 1;
-    for (uint32_t i = h & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = h & mask, left = WP_PROBE_MAX; left; i = (i + 1) & mask, left--) {
+        WP_TEST_PROBED(left);
         uint32_t slot = t->key_slot[i];
         if (slot == 0) return wp_key_insert(t, i, h, s, n);
         uint32_t id = slot - 1;
         if (t->key_hash[id] == h && t->key_len[id] == n && wp_bytes_eq(t->key_pool + t->key_off[id], s, n))
             return id;
     }
+    return WP_NO_ID;
 }
+
+#ifdef WP_TEST_COUNTERS
+/* The keys' words as wp_key_intern makes them (s has n bytes, n <= 16; else the long hash). */
+uint32_t wp_test_key_home(const uint8_t *s, uint32_t n) {
+    if (n > 16) return wp_hash_bytes(s, n) & (WP_KEY_HASH_SLOTS - 1);
+    uint8_t w[16] = { 0 };
+    __builtin_memcpy(w, s, n);
+    return wp_hash_short(wp_load_u64(w), wp_load_u64(w + 8), n) & (WP_KEY_HASH_SLOTS - 1);
+}
+
+uint32_t wp_test_shape_home(const uint32_t *ids, uint32_t n) { return wp_hash_words(ids, n) & (WP_SHAPE_HASH_SLOTS - 1); }
+#endif
 
 bool wp_key_equals(const wp_tables *t, uint32_t id, const uint8_t *s, uint32_t n) {
     return t->key_len[id] == n && wp_bytes_eq(t->key_pool + t->key_off[id], s, n);
@@ -132,7 +165,8 @@ uint32_t wp_shape_intern(wp_tables *t, const uint32_t *ids, uint32_t n) {
     if (n > WP_SHAPE_MAX_KEYS) return WP_NO_ID;
     uint32_t h = wp_hash_words(ids, n);
     uint32_t mask = WP_SHAPE_HASH_SLOTS - 1;
-    for (uint32_t i = h & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = h & mask, left = WP_PROBE_MAX; left; i = (i + 1) & mask, left--) {
+        WP_TEST_PROBED(left);
         uint32_t slot = t->shape_slot[i];
         if (slot == 0) {
             if (t->nshapes >= WP_MAX_SHAPES || n > WP_SHAPE_POOL_WORDS - t->shape_pool_used) return WP_NO_ID;
@@ -153,10 +187,11 @@ uint32_t wp_shape_intern(wp_tables *t, const uint32_t *ids, uint32_t n) {
             if (k == n) return id;
         }
     }
+    return WP_NO_ID;
 }
 
 static void wp_slot_clear(uint16_t *slots, uint32_t mask, uint32_t h, uint32_t id) {
-    for (uint32_t i = h & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = h & mask, left = WP_PROBE_MAX; left; i = (i + 1) & mask, left--) {
         if (slots[i] == id + 1) { slots[i] = 0; return; }
         if (slots[i] == 0) return; /* not reachable for a present id */
     }
