@@ -69,6 +69,9 @@ extern uint32_t wp_test_probes_max;  /* most slots one key or shape lookup looke
 /* The slot a key's (a shape's) probing starts at: to build keys that share one. */
 uint32_t wp_test_key_home(const uint8_t *s, uint32_t n);
 uint32_t wp_test_shape_home(const uint32_t *ids, uint32_t n);
+extern uint32_t wp_test_tc_key_compares; /* most keys one insert into a JSON output map's key
+                                           * table compared bytes with (transcode/tc_json_out.c) */
+uint32_t wp_test_tc_key_hash(const uint8_t *s, uint32_t n);
 #define WP_TEST_COUNT(counter, n) ((counter) += (n))
 #define WP_TEST_SHORTCUTS_OFF wp_test_no_shortcuts
 #else

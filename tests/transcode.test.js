@@ -15,6 +15,7 @@ import medium from '../bench/fixtures/sample-medium.json?raw';
 import small from '../bench/fixtures/sample-small.json?raw';
 import strings from '../bench/fixtures/strings.json?raw';
 import { transcode, validate, find, findKey, findIndex, formatNumber } from './helpers/transcode.js';
+import collidingKeys from './vectors/colliding-keys.json';
 
 const FIXTURES = { twitter, example4, numbers, datatypes, large, medium, small, strings };
 const hex = (u8) => Array.from(u8, (b) => b.toString(16).padStart(2, '0')).join(' ');
@@ -154,6 +155,21 @@ describe('msgpack / CBOR -> JSON is JSON.stringify(decode(x))', () => {
       // msgpackr's bytes too
       const mp2 = mpPack(value);
       expect(transcode(mp2, { from: 'msgpack', to: 'json' }), name).toBe(JSON.stringify(unpack(mp2)));
+    }
+  });
+  // The duplicate-key check hashes keys into a table: keys that differ only in their middle
+  // (whose hash took their ends alone) and keys chosen to share a slot (past 64 probes the map is
+  // written by decoding it) give JSON.stringify's text all the same (tests/c/test_transcode.c
+  // checks the work each insert does)
+  test('maps of keys built to collide in the duplicate-key check', () => {
+    const long = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => ['AAAAAAAA' + String(i).padStart(8, '0') + 'BBBBBBBB', i]));
+    const slot = Object.fromEntries(collidingKeys.jsonKeys.map((k, i) => [k, i]));
+    for (const v of [long, slot, [slot, long, { nested: slot }]]) {
+      const mp = pack(v), cb = cborEncode(v);
+      expect(transcode(mp, { from: 'msgpack', to: 'json' })).toBe(JSON.stringify(v));
+      expect(transcode(cb, { from: 'cbor', to: 'json' })).toBe(JSON.stringify(v));
+      expect(transcode(mp, { from: 'msgpack', to: 'json', wireOrder: true })).toBe(JSON.stringify(v));
+      expect(transcode(mp, { from: 'msgpack', to: 'json', indent: 1 })).toBe(JSON.stringify(v, null, 1));
     }
   });
   test('policy: NaN/Infinity null, undefined dropped in objects and null in arrays, -0 as 0', () => {

@@ -220,6 +220,53 @@ int main(void) {
         tu_buf_free(&b);
         tu_end();
     }
+    {
+        /* keys of 24 bytes that differ only in their middle 8: their hash took the ends alone,
+         * so all 2000 hashed alike and each insert compared bytes with every key before it */
+        tu_case("key table: 2000 long keys that differ only in the middle");
+        tu_buf b = {0};
+        tu_buf_u8(&b, 0xde); tu_buf_be(&b, 2000, 2);
+        for (int i = 0; i < 2000; i++) {
+            char k[32];
+            snprintf(k, sizeof k, "AAAAAAAA%08dBBBBBBBB", i);
+            tu_buf_u8(&b, 0xb8); tu_buf_bytes(&b, k, 24); tu_buf_u8(&b, 1);
+        }
+        uint8_t *out; uint32_t n;
+        wp_test_tc_key_compares = 0;
+        CHECK_ERR(tt_run(WP_FMT_MSGPACK, WP_FMT_JSON, b.p, b.len, 0, 0, &out, &n, 0), WP_OK);
+        CHECK(wp_test_tc_key_compares <= 32, "an insert compared %u keys", wp_test_tc_key_compares);
+        CHECK(n == 2 + 2000 * 29 - 1, "%u bytes", n);
+        free(out);
+        tu_buf_free(&b);
+        tu_end();
+    }
+    {
+        /* keys chosen to share a slot of the table (the hash is fixed): past 64 probes the map
+         * reports KEY_ORDER, and the host decodes it instead; in wire order nothing is checked */
+        tu_case("key table: 100 keys that share a slot");
+        tu_buf b = {0};
+        tu_buf_u8(&b, 0xde); tu_buf_be(&b, 100, 2);
+        const uint32_t slots = 256; /* a table of 2n slots or more, a power of two */
+        uint32_t found = 0;
+        for (uint32_t x = 0; found < 100; x++) {
+            char k[16];
+            snprintf(k, sizeof k, "key%08x", x);
+            if ((wp_test_tc_key_hash((const uint8_t *)k, 11) & (slots - 1)) != 5) continue;
+            tu_buf_u8(&b, 0xab); tu_buf_bytes(&b, k, 11); tu_buf_u8(&b, 1);
+            found++;
+        }
+        uint8_t *out; uint32_t n, off;
+        wp_test_tc_key_compares = 0;
+        CHECK_ERR(tt_run(WP_FMT_MSGPACK, WP_FMT_JSON, b.p, b.len, 0, 0, &out, &n, &off), WP_ERR_KEY_ORDER);
+        CHECK(wp_test_tc_key_compares <= 64, "an insert compared %u keys", wp_test_tc_key_compares);
+        CHECK_EQ_U(off, 3 + 65 * 13);
+        free(out);
+        CHECK_ERR(tt_run(WP_FMT_MSGPACK, WP_FMT_JSON, b.p, b.len, WP_TC_WIRE_ORDER, 0, &out, &n, &off), WP_OK);
+        CHECK_EQ_U(n, 2 + 100 * 16 - 1);
+        free(out);
+        tu_buf_free(&b);
+        tu_end();
+    }
     to_json(WP_FMT_MSGPACK, "92 cf ff ff ff ff ff ff ff ff d3 80 00 00 00 00 00 00 00", "[18446744073709551615,-9223372036854775808]", 0);
     to_json(WP_FMT_MSGPACK, "82 a1 61 92 01 80 a1 62 90", "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": []\n}", 2);
     to_json(WP_FMT_CBOR, "a2 61 61 9f 01 f9 3c 00 fa 3f c0 00 00 ff 61 62 7f 61 78 61 79 ff", "{\"a\":[1,1,1.5],\"b\":\"xy\"}", 0);
