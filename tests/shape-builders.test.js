@@ -170,6 +170,37 @@ describe('constructors past the runtime\'s first 256 (CODEGEN_MAX)', () => {
   });
 });
 
+describe('past the cap, shapes used a few times in a call get no constructor', () => {
+  const shapeOf = (keys) => runtime().shapes.find((sh) => sh && sh.keys.join('\u0000') === keys.join('\u0000'));
+  // A message of many shapes, each used three times, compiled a constructor for every one of
+  // them, call after call (the tables fill and start again): hostile input could make every call
+  // spend tens of microseconds per three objects. Past the cap, a shape is compiled on its 65th use
+  // in a call, and then gets the second constructor at once.
+  test.each([
+    ['MessagePack', (v) => new Packr({ useRecords: false }).pack(v), new Unpackr({ useRecords: false })],
+    ['CBOR', (v) => new Encoder({ useRecords: false }).encode(v), new Decoder({ useRecords: false })],
+  ])('%s', (name, encode, decoder) => {
+    const tag = name[0] + 'few';
+    const many = Array.from({ length: 300 }, (_, i) => ({ [tag + i]: i, [tag + i + 'b']: 'v' }));
+    const manyBytes = encode(many);
+    for (let k = 0; k < 3; k++) expect(decoder.decode(manyBytes)).toEqual(many);
+    const keys = Array.from({ length: 32 }, (_, i) => tag + 'k' + i);
+    const pairs = [];
+    for (let a = 0; a < 32; a++) for (let b = 0; b < 32; b++) if (a !== b) for (let r = 0; r < 3; r++) pairs.push({ [keys[a]]: r, [keys[b]]: -r - 1 });
+    const hot = Array.from({ length: 70 }, (_, i) => ({ [tag + 'hot']: i, [tag + 'hot2']: 'x' }));
+    const bytes = encode([pairs, hot]);
+    const generation = runtime().generation;
+    const compiled = runtime().compiled, fast = runtime().fast;
+    expect(compiled).toBeGreaterThanOrEqual(256);
+    expect(decoder.decode(bytes)).toEqual([pairs, hot]);
+    expect(runtime().generation).toBe(generation); // (the same tables: the cap held throughout)
+    expect(runtime().compiled).toBe(compiled + 1); // the hot shape alone
+    expect(runtime().fast).toBe(fast < 64 ? fast + 1 : fast); // (FAST_MAX)
+    expect(shapeOf([keys[0], keys[1]]).ctor).toBe(null);
+    expect(shapeOf([tag + 'hot', tag + 'hot2']).ctor).not.toBe(null);
+  });
+});
+
 test('value-cache and bundled strings, read by the constructor that inlines the common entries, as r.v() reads them', async () => {
   const { TapeReader } = await import('../js/src/decode.js');
   const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];

@@ -66,6 +66,15 @@ const TABLE_RESET_FILL = 960;
  */
 const CODEGEN_IN_CALL = 2, CODEGEN_AFTER = 2, CODEGEN_MAX = 256;
 /**
+ * Past CODEGEN_MAX, the third use within a call no longer compiles a shape: only its
+ * CODEGEN_IN_CALL_HOT-th does. A message can bring thousands of shapes used three times each (an
+ * array of small maps over every pair of 64 keys: 130 KB, 4,032 shapes), and each then cost a
+ * `new Function` (tens of microseconds) to build three objects: 46-200 ms a call where the
+ * eval-free path took 4-19 (tables fill and start again, so every call compiled them anew).
+ * Bounded so, a shape compiled past the cap has built that many objects in the call.
+ */
+const CODEGEN_IN_CALL_HOT = 64; // (= FAST_IN_CALL: such a shape gets the second constructor at once)
+/**
  * Past CODEGEN_MAX, a shape still gets a constructor once it has been built CODEGEN_HOT times
  * over all calls, when it is built from an input of at most CODEGEN_HOT_INPUT bytes: a stream of
  * small messages whose shapes come after the runtime's first CODEGEN_MAX (the varied suite's
@@ -234,9 +243,17 @@ export class Shape {
         this.call = r.call;
         this.callUses = 0;
       }
-      if ((++this.callUses > CODEGEN_IN_CALL || (++this.uses > CODEGEN_AFTER && (rt.compiled < CODEGEN_MAX || (this.uses > CODEGEN_HOT && r.input.length <= CODEGEN_HOT_INPUT)))) && canCodegen()) {
+      if (((++this.callUses > CODEGEN_IN_CALL && (rt.compiled < CODEGEN_MAX || this.callUses > CODEGEN_IN_CALL_HOT)) ||
+        (++this.uses > CODEGEN_AFTER && (rt.compiled < CODEGEN_MAX || (this.uses > CODEGEN_HOT && r.input.length <= CODEGEN_HOT_INPUT)))) && canCodegen()) {
         rt.compiled++;
-        this.ctor = compileShape(this.keys, this.step);
+        if (this.callUses > FAST_IN_CALL && rt.fast < FAST_MAX) {
+          // (past the cap: already as hot as the second constructor asks)
+          rt.fast++;
+          this.hot = -1;
+          this.ctor = compileShape(this.keys, this.step, true);
+        } else {
+          this.ctor = compileShape(this.keys, this.step);
+        }
         return this.ctor(r);
       }
     }
