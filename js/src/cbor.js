@@ -11,7 +11,7 @@ import {
 } from './encode.js';
 import { diagnose } from './diagnose.js';
 import { DecodeError } from './errors.js';
-import { errorNamed } from './unpack-ext.js';
+import { errorNamed, magnitudeFrom } from './unpack-ext.js';
 import { forgetLimits } from './runtime.js';
 import { encodeAsIterableWith, encodeAsAsyncIterableWith } from './iterators.js';
 
@@ -161,11 +161,7 @@ function secondsToMs(s) {
 /* ------------------------------------------------------------------ bignums */
 
 /** @param {Uint8Array} bytes big-endian magnitude */
-function bigFromBytes(bytes) {
-  let v = 0n;
-  for (let i = 0; i < bytes.length; i++) v = (v << 8n) | BigInt(bytes[i]);
-  return v;
-}
+const bigFromBytes = magnitudeFrom;
 
 /** @param {bigint} v non-negative */
 function bytesFromBig(v) {

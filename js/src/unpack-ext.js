@@ -211,6 +211,8 @@ export function typedArrayAt(src, at, n, offset) {
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const HEX_DIGIT = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const latin1 = new TextDecoder('latin1');
 
 /**
  * A BigInt from big-endian two's complement bytes (msgpackr's ext 0x42).
@@ -219,9 +221,34 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
 export function bigIntFrom(data) {
   const n = data.length;
   if (n === 0) return 0n;
-  let hex = '';
-  for (let i = 0; i < n; i++) hex += HEX[data[i]];
-  let v = BigInt('0x' + hex);
+  let v = magnitudeFrom(data);
   if (data[0] & 0x80) v -= 1n << BigInt(8 * n);
   return v;
+}
+
+/**
+ * A non-negative BigInt from big-endian bytes, in time linear in their number: one hex string,
+ * parsed once (V8 reads a power-of-two radix bit by bit). Shifting in a byte at a time made a new
+ * BigInt per byte, quadratic: a CBOR bignum of 100 KB took 0.7 s to decode, one of 1 MB a minute.
+ * @param {Uint8Array} data
+ */
+export function magnitudeFrom(data) {
+  const n = data.length;
+  if (n === 0) return 0n;
+  if (n <= 64) {
+    let hex = '0x';
+    for (let i = 0; i < n; i++) hex += HEX[data[i]];
+    return BigInt(hex);
+  }
+  // (a long one: its digits as bytes, one decode; a string built by += of a million pieces took
+  // 420 ms per MB)
+  const digits = new Uint8Array(2 * n + 2);
+  digits[0] = 0x30;
+  digits[1] = 0x78;
+  for (let i = 0; i < n; i++) {
+    const b = data[i];
+    digits[2 * i + 2] = HEX_DIGIT[b >> 4];
+    digits[2 * i + 3] = HEX_DIGIT[b & 15];
+  }
+  return BigInt(latin1.decode(digits));
 }
