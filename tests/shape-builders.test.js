@@ -174,8 +174,8 @@ describe('past the cap, shapes used a few times in a call get no constructor', (
   const shapeOf = (keys) => runtime().shapes.find((sh) => sh && sh.keys.join('\u0000') === keys.join('\u0000'));
   // A message of many shapes, each used three times, compiled a constructor for every one of
   // them, call after call (the tables fill and start again): hostile input could make every call
-  // spend tens of microseconds per three objects. Past the cap, a shape is compiled on its 65th use
-  // in a call, and then gets the second constructor at once.
+  // spend tens of microseconds per three objects. Past the cap, a shape is compiled once it has
+  // built more than 64 objects past the second use of a call (in one call, or over many).
   test.each([
     ['MessagePack', (v) => new Packr({ useRecords: false }).pack(v), new Unpackr({ useRecords: false })],
     ['CBOR', (v) => new Encoder({ useRecords: false }).encode(v), new Decoder({ useRecords: false })],
@@ -198,6 +198,15 @@ describe('past the cap, shapes used a few times in a call get no constructor', (
     expect(runtime().fast).toBe(fast < 64 ? fast + 1 : fast); // (FAST_MAX)
     expect(shapeOf([keys[0], keys[1]]).ctor).toBe(null);
     expect(shapeOf([tag + 'hot', tag + 'hot2']).ctor).not.toBe(null);
+    // a shape used three times in each of many calls (a stream of small messages) gets one once
+    // it has built more than 64 past the second use of a call: on the 65th call here
+    const few = Array.from({ length: 3 }, (_, i) => ({ [tag + 'rec']: i, [tag + 'rec2']: 'y' }));
+    const fewBytes = encode(few);
+    for (let k = 0; k < 64; k++) expect(decoder.decode(fewBytes)).toEqual(few);
+    expect(shapeOf([tag + 'rec', tag + 'rec2']).ctor).toBe(null);
+    expect(decoder.decode(fewBytes)).toEqual(few);
+    expect(shapeOf([tag + 'rec', tag + 'rec2']).ctor).not.toBe(null);
+    expect(runtime().generation).toBe(generation);
   });
 });
 

@@ -66,14 +66,18 @@ const TABLE_RESET_FILL = 960;
  */
 const CODEGEN_IN_CALL = 2, CODEGEN_AFTER = 2, CODEGEN_MAX = 256;
 /**
- * Past CODEGEN_MAX, the third use within a call no longer compiles a shape: only its
- * CODEGEN_IN_CALL_HOT-th does. A message can bring thousands of shapes used three times each (an
- * array of small maps over every pair of 64 keys: 130 KB, 4,032 shapes), and each then cost a
- * `new Function` (tens of microseconds) to build three objects: 46-200 ms a call where the
- * eval-free path took 4-19 (tables fill and start again, so every call compiled them anew).
- * Bounded so, a shape compiled past the cap has built that many objects in the call.
+ * Past CODEGEN_MAX, the third use within a call compiles a shape only once it has built more than
+ * CODEGEN_PAST_CAP objects in all (over calls, since the tables last started again). A message can
+ * bring thousands of shapes used three times each (an array of small maps over every pair of 64
+ * keys: 130 KB, 4,032 shapes), and each then cost a `new Function` (tens of microseconds) to
+ * build three objects: 46-200 ms a call where the eval-free path took 4-19 (tables fill and start
+ * again, so every call compiled them anew). Bounded so, every constructor compiled past the cap
+ * has built that many objects first, whether in one call (an array of records) or over a stream
+ * of small messages that use the shape a few times each (the varied suite's
+ * small-messages-records, which a bound on the uses in one call alone left uncompiled: 0.71x
+ * cbor-x in a full run).
  */
-const CODEGEN_IN_CALL_HOT = 64; // (= FAST_IN_CALL: such a shape gets the second constructor at once)
+const CODEGEN_PAST_CAP = 64;
 /**
  * Past CODEGEN_MAX, a shape still gets a constructor once it has been built CODEGEN_HOT times
  * over all calls, when it is built from an input of at most CODEGEN_HOT_INPUT bytes: a stream of
@@ -204,6 +208,8 @@ export class Shape {
     this.keys = keys;
     this.step = rec ? 0 : 1;
     this.uses = 0;
+    /** objects built past a call's second use of the shape, over calls (CODEGEN_PAST_CAP) */
+    this.builds = 0;
     /** the call (Runtime#calls) of the last use, and the uses within it */
     this.call = -1;
     this.callUses = 0;
@@ -243,7 +249,7 @@ export class Shape {
         this.call = r.call;
         this.callUses = 0;
       }
-      if (((++this.callUses > CODEGEN_IN_CALL && (rt.compiled < CODEGEN_MAX || this.callUses > CODEGEN_IN_CALL_HOT)) ||
+      if (((++this.callUses > CODEGEN_IN_CALL && (rt.compiled < CODEGEN_MAX || ++this.builds > CODEGEN_PAST_CAP)) ||
         (++this.uses > CODEGEN_AFTER && (rt.compiled < CODEGEN_MAX || (this.uses > CODEGEN_HOT && r.input.length <= CODEGEN_HOT_INPUT)))) && canCodegen()) {
         rt.compiled++;
         if (this.callUses > FAST_IN_CALL && rt.fast < FAST_MAX) {
