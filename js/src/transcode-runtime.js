@@ -47,7 +47,7 @@ export class TcRuntime {
     this.buffer = null;
     this.u8 = new Uint8Array(0);
     this.u32 = new Uint32Array(0);
-    /** @type {Buffer | null} */
+    /** @type {import('./runtime.js').NodeBuf | null} Node Buffer over memory (no Node types in the .d.ts) */
     this.nb = null;
     this.refresh();
     this.base = this.x.tcw_reserve(0);
@@ -60,7 +60,7 @@ export class TcRuntime {
       this.buffer = buf;
       this.u8 = new Uint8Array(buf);
       this.u32 = new Uint32Array(buf);
-      this.nb = NodeBuffer ? NodeBuffer.from(buf) : null;
+      this.nb = NodeBuffer ? /** @type {import('./runtime.js').NodeBuf} */ (/** @type {unknown} */ (NodeBuffer.from(buf))) : null;
     }
   }
 

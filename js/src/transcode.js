@@ -83,7 +83,7 @@ export function transcode(input, options) {
     // a string goes in as UTF-16 (a copy, no encoding in JavaScript); C makes it UTF-8
     len = input.length;
     r.reserve(len * 5 + 16);
-    if (r.nb !== null) /** @type {any} */ (r.nb).ucs2Write(input, r.base, 2 * len);
+    if (r.nb !== null) r.nb.ucs2Write(input, r.base, 2 * len);
     else {
       const u16 = new Uint16Array(r.x.memory.buffer, r.base, len);
       for (let i = 0; i < len; i++) u16[i] = input.charCodeAt(i);
@@ -136,7 +136,7 @@ export function transcode(input, options) {
     const u16 = R[res + 6], units = R[res + 7];
     if (u16 > 1) written = u16 + 2 * units;
     if (r.nb !== null) {
-      const nb = /** @type {any} */ (r.nb);
+      const nb = r.nb;
       out = u16 === 0 ? nb.latin1Slice(start, end) : u16 === 1 ? nb.utf8Slice(start, end) : nb.ucs2Slice(u16, u16 + 2 * units);
     } else {
       out = u16 > 1 ? utf16Decoder.decode(r.u8.subarray(u16, u16 + 2 * units)) : decoder.decode(r.u8.subarray(start, end));
