@@ -805,6 +805,11 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             r.pos = start + hl;
             uint32_t n = (uint32_t)arg;
             if (!indef && n == 0) {
+                /* tag 51 over [] opens a packed item as over [_ ] (below), so that the keys after
+                 * it read the same either way (found by fuzz_cbor_encode_det: a simple-value key
+                 * made a Map after 51([]) and an object after 51([_ ])) */
+                if (!is_map && top && (top->flags & FR_TAG) && (top->flags & FR_CB_PACKTAG) && wp_cb_done(top) == 0)
+                    packed_open |= WP_PK_SEEN;
                 wp_tape_tagp(&t, is_map ? (as_objects ? WP_T_OBJ : WP_T_MAP) : WP_T_ARR, 0);
                 goto item_done;
             }
