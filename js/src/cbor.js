@@ -160,9 +160,6 @@ function secondsToMs(s) {
 
 /* ------------------------------------------------------------------ bignums */
 
-/** @param {Uint8Array} bytes big-endian magnitude */
-const bigFromBytes = magnitudeFrom;
-
 /** @param {bigint} v non-negative */
 function bytesFromBig(v) {
   let hex = v.toString(16);
@@ -664,8 +661,8 @@ export class Decoder extends Unpackr {
           if (typeof value === 'number') return new Date(secondsToMs(value));
           if (typeof value === 'bigint') return new Date(Number(value) * 1000);
           break;
-        case 2: if (value instanceof Uint8Array) return this.bignum(bigFromBytes(value)); break;
-        case 3: if (value instanceof Uint8Array) return this.bignum(-1n - bigFromBytes(value)); break;
+        case 2: if (value instanceof Uint8Array) return this.bignum(magnitudeFrom(value)); break;
+        case 3: if (value instanceof Uint8Array) return this.bignum(-1n - magnitudeFrom(value)); break;
         case 258: if (Array.isArray(value)) return new Set(value); break;
         case 27: {
           // a generic object (http://cbor.schmorp.de/generic-object), as cbor-x writes Errors and
