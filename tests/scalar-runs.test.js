@@ -158,3 +158,32 @@ describe.each([true, false])('CBOR (codegen %s)', (codegen) => {
     expect(r[2]).not.toBe(null);
   });
 });
+
+// Arrays of more than 65,536 elements (made by `new Array(n)` and filled, as shorter ones are,
+// since the tape holds every element; they were grown by appending before): every kind of
+// element in both formats and both readers, and no holes.
+describe('arrays of more than 65,536 elements', () => {
+  const n = 70_001;
+  const kinds = {
+    integers: (i) => i * 7 - 1000,
+    floats: (i) => i + 0.25,
+    'numbers and specials': (i) => [i, -0, null, true, false, NaN, 2 ** 40, i / 3][i % 8],
+    strings: (i) => 's' + (i % 500),
+    mixed: (i) => (i % 3 === 0 ? { k: i } : i % 3 === 1 ? [i] : 'x' + i),
+  };
+  test.each(Object.keys(kinds))('%s', (kind) => {
+    const arr = Array.from({ length: n }, (_, i) => kinds[kind](i));
+    const noNegZero = arr.map((x) => (Object.is(x, -0) ? 0 : x));
+    for (const [got, want] of [
+      [unpack(pack(arr)), noNegZero],
+      [new Unpackr({ codegen: false, useRecords: false }).unpack(pack(arr)), noNegZero],
+      [decode(encode(arr)), arr],
+      [new Decoder({ useRecords: false, maxDepth: 100 }).decode(encode([[arr]]))[0][0], arr],
+    ]) {
+      expect(got.length).toBe(n);
+      expect(Object.keys(got).length).toBe(n); // (no holes)
+      if (kind === 'mixed') expect(got).toEqual(want);
+      else same(got, want);
+    }
+  });
+});
