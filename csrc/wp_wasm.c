@@ -42,17 +42,21 @@ WP_INLINE bool wp_arena_reach(uint64_t end) {
 
 WP_EXPORT("wpw_result") uint32_t *wpw_result(void) { return g_res; }
 
-/* The highest address any call has written so far (or may have: an error counts all it had room
- * for). Linear memory never shrinks and a page once written stays resident, so this bounds the
- * memory the instance keeps, where the memory's size only bounds what calls reserved: a decode
- * reserves about 13 bytes per input byte (CBOR 17) and writes 2-3. The host replaces the
- * instance when this passes its limit, not when the reservations do. */
+/* The highest address calls have written (or may have: an error counts all it had room for)
+ * since the host last asked, which starts the count again. Linear memory never shrinks and a
+ * page once written stays resident, so this bounds the memory the instance keeps, where the
+ * memory's size only bounds what calls reserved: a decode reserves about 13 bytes per input byte
+ * (CBOR 17) and writes 2-3. The host asks after each call once the memory is large, and replaces
+ * the instance when calls have written past its limit and then stop doing so, not when the
+ * reservations pass it. */
 static uint64_t g_touched;
 WP_INLINE void wp_touch(uint64_t end) {
     if (end > g_touched) g_touched = end;
 }
 WP_EXPORT("wpw_touched") uint32_t wpw_touched(void) {
-    return g_touched > 0xFFFFFFFFull ? 0xFFFFFFFFu : (uint32_t)g_touched;
+    uint32_t t = g_touched > 0xFFFFFFFFull ? 0xFFFFFFFFu : (uint32_t)g_touched;
+    g_touched = 0;
+    return t;
 }
 
 WP_EXPORT("wpw_layout") uint32_t *wpw_layout(void) {

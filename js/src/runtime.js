@@ -78,6 +78,10 @@ export class Runtime {
     /** @type {WasmExports} */
     this.x = /** @type {any} */ (instance.exports);
     this.memory = this.x.memory;
+    /** whether calls have written past RELEASE_MEMORY_BYTES (its memory is then large) */
+    this.wroteBig = false;
+    /** when that memory goes (the main instance's; releaseMemory) */
+    this.keeper = new MemoryKeeper(() => dropMain(this));
     /** @type {ArrayBuffer | null} */
     this.buffer = null;
     this.u8 = new Uint8Array(0);
@@ -206,25 +210,105 @@ let loaded = null;
 /**
  * Wasm memory grows for a large message and can never shrink, and a page once written stays
  * resident. Once calls have written past this address (wpw_touched), the instance is replaced by
- * a fresh one after the call (its memory is then garbage), so memory comes back to a small
- * working set; the key and shape caches start again. What calls merely reserve does not count:
- * a decode reserves about 13 bytes per input byte (CBOR 17), writes 2-3 and, its tape last,
- * writes below about 4 bytes per input byte plus its tape, so a decode of up to 11-16 MB,
- * repeated, keeps the memory it grew (replacing it made each call grow and fault in fresh memory
- * again: 1.8x the time at 3.6 MB).
+ * a fresh one (its memory is then garbage), so memory comes back to a small working set; the key
+ * and shape caches start again. Not at once (MemoryKeeper): a fresh instance grows and faults in
+ * its memory again on the next large call (repeated 30 MB decodes took 12x the time, 1e6 objects
+ * encoded 5x). What calls merely reserve does not count: a decode reserves about 13 bytes per
+ * input byte (CBOR 17), writes 2-3 and, its tape last, writes below about 4 bytes per input byte
+ * plus its tape, so a decode of up to 11-16 MB never leaves memory to release.
  */
 export const RELEASE_MEMORY_BYTES = 64 * 1024 * 1024;
+/** How long a memory written past RELEASE_MEMORY_BYTES is kept after the last call that wrote past it. */
+export const RELEASE_DELAY_MS = 1000;
+/** How many calls in a row writing below RELEASE_MEMORY_BYTES release it at once (a synchronous loop gives no timer a turn). */
+export const RELEASE_AFTER_CALLS = 256;
 
 /**
- * Whether calls on rt have written past RELEASE_MEMORY_BYTES (the memory's size first: it bounds
- * what was written, and reading it needs no call into wasm).
+ * When an instance whose calls have written past RELEASE_MEMORY_BYTES is replaced: once no call
+ * has written past it for RELEASE_DELAY_MS (a timer, which in Node does not keep the process
+ * alive), or after RELEASE_AFTER_CALLS calls in a row that did not, whichever comes first; at
+ * once where there are no timers. Calls that keep writing that much keep their memory, as
+ * msgpackr and cbor-x keep their buffers; a large message now and then is followed by a release.
+ */
+export class MemoryKeeper {
+  /** @param {() => boolean} drop replaces the instance; false when it cannot now (a call holds it) */
+  constructor(drop) {
+    this.drop = drop;
+    /** calls in a row that wrote below the limit */
+    this.quiet = 0;
+    /** whether a call wrote past the limit since the timer was set */
+    this.again = false;
+    /** @type {any} */
+    this.timer = null;
+  }
+
+  /**
+   * After a call on an instance whose memory has been written past the limit.
+   * @param {boolean} big whether this call wrote past it
+   */
+  after(big) {
+    if (!big) {
+      if (++this.quiet >= RELEASE_AFTER_CALLS) this.release();
+      return;
+    }
+    this.quiet = 0;
+    if (this.timer !== null) this.again = true;
+    else if (typeof setTimeout === 'function') this.arm();
+    else this.release();
+  }
+
+  /** @private */
+  arm() {
+    const t = setTimeout(() => this.tick(), RELEASE_DELAY_MS);
+    if (typeof t === 'object' && t !== null && typeof t.unref === 'function') t.unref();
+    this.timer = t;
+  }
+
+  /** @private */
+  tick() {
+    this.timer = null;
+    if (this.again) {
+      this.again = false;
+      this.arm();
+    } else this.release();
+  }
+
+  /** Replace the instance now (and forget the timer), or at the next chance when a call holds it. */
+  release() {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.quiet = 0;
+    if (!this.drop()) this.arm();
+  }
+}
+
+/**
+ * Whether the calls on rt since the last look have written past RELEASE_MEMORY_BYTES (the
+ * memory's size first: it bounds what was written, and reading it needs no call into wasm).
  * @param {Runtime} rt
  */
 const wroteTooMuch = (rt) => rt.u8.length > RELEASE_MEMORY_BYTES && rt.x.wpw_touched() > RELEASE_MEMORY_BYTES;
 
-/** After a call: replace an instance that has written past RELEASE_MEMORY_BYTES. */
+/** After a call on the main instance: once its memory is large, tell its keeper whether the call wrote past RELEASE_MEMORY_BYTES. */
 export function releaseMemory() {
-  if (current !== null && loaded !== null && current.busy === 0 && wroteTooMuch(current)) replaceRuntime(loaded);
+  const rt = current;
+  if (rt === null || loaded === null || rt.busy !== 0 || rt.u8.length <= RELEASE_MEMORY_BYTES) return;
+  const big = rt.x.wpw_touched() > RELEASE_MEMORY_BYTES;
+  if (big) rt.wroteBig = true;
+  else if (!rt.wroteBig) return;
+  rt.keeper.after(big);
+}
+
+/**
+ * The keeper's way to replace rt: only while it is the main instance of a loaded module, and not
+ * while a call holds it.
+ * @param {Runtime} rt @returns {boolean}
+ */
+function dropMain(rt) {
+  if (current !== rt || loaded === null) return true;
+  if (rt.busy !== 0) return false;
+  replaceRuntime(loaded);
+  return true;
 }
 
 /**

@@ -1,12 +1,13 @@
 // @ts-check
 /**
  * The wasm instance behind wirepack/transcode (csrc/transcode/tc_wasm.c), its arena and its
- * memory: one instance, replaced by a fresh one after a call that wrote past
- * RELEASE_MEMORY_BYTES, as the main codec's is (runtime.js), so that a large conversion does not
- * keep its memory resident for the life of the process (wasm memory cannot shrink).
+ * memory: one instance, replaced by a fresh one once calls have written past
+ * RELEASE_MEMORY_BYTES and then stopped doing so for a while, as the main codec's is (runtime.js:
+ * MemoryKeeper), so that a large conversion does not keep its memory resident for the life of
+ * the process (wasm memory cannot shrink).
  */
 import { DecodeError } from './errors.js';
-import { RELEASE_MEMORY_BYTES } from './runtime.js';
+import { MemoryKeeper, RELEASE_MEMORY_BYTES } from './runtime.js';
 
 /**
  * @typedef {object} TcExports
@@ -43,6 +44,13 @@ export class TcRuntime {
   constructor(instance) {
     /** @type {TcExports} */
     this.x = /** @type {any} */ (instance.exports);
+    /** whether a call has written past RELEASE_MEMORY_BYTES (its memory is then large) */
+    this.wroteBig = false;
+    /** when that memory goes (releaseTranscodeMemory) */
+    this.keeper = new MemoryKeeper(() => {
+      if (rt === this && loaded !== null) rt = new TcRuntime(new WebAssembly.Instance(loaded, {}));
+      return true;
+    });
     /** @type {ArrayBuffer | null} */
     this.buffer = null;
     this.u8 = new Uint8Array(0);
@@ -126,16 +134,18 @@ export function tcRuntime() {
 }
 
 /**
- * After a call, once its results are copied out: replace an instance whose call wrote past
- * RELEASE_MEMORY_BYTES (`written`: the end of what it wrote, as far as the caller knows; the
- * memory's size when it does not). A conversion reserves up to 13 bytes per input byte and
- * writes far less, so what it merely reserved does not count: a repeated call of a few MB keeps
- * the memory it grew, where a fresh instance would grow and fault in fresh pages every time.
+ * After a call, once its results are copied out: tell the keeper of an instance whose calls have
+ * written past RELEASE_MEMORY_BYTES whether this one did (`written`: the end of what it wrote, as
+ * far as the caller knows; the memory's size when it does not), so that the instance is replaced
+ * once they stop (MemoryKeeper). A conversion reserves up to 13 bytes per input byte and writes
+ * far less, so what it merely reserved does not count: a repeated call of a few MB keeps the
+ * memory it grew, where a fresh instance would grow and fault in fresh pages every time.
  * @param {TcRuntime} r @param {number} written
  */
 export function releaseTranscodeMemory(r, written) {
-  if (r === rt && loaded !== null && r.u8.length > RELEASE_MEMORY_BYTES && written > RELEASE_MEMORY_BYTES) {
-    rt = new TcRuntime(new WebAssembly.Instance(loaded, {}));
-  }
+  if (r !== rt || loaded === null || r.u8.length <= RELEASE_MEMORY_BYTES) return;
+  const big = written > RELEASE_MEMORY_BYTES;
+  if (big) r.wroteBig = true;
+  else if (!r.wroteBig) return;
+  r.keeper.after(big);
 }
-
