@@ -499,6 +499,37 @@ function recordsManyShapes(rand, quick) {
  * leaves JSON out of them); typed arrays are also out of reach of @msgpack/msgpack and notepack.io
  * (they write the bytes as bin and read back a Uint8Array / Buffer), see bench/suites/varied.js.
  */
+function largeNumbersDoc(rand, quick) {
+  // one large document, as an export or a batch job writes it: long arrays of numbers (10^6
+  // integers, 5 x 10^5 doubles) and 10^5 records; about 15 MB of MessagePack (quick: 1/20)
+  const k = quick ? 20 : 1;
+  const ints = Array.from({ length: 1e6 / k }, () => integer(rand));
+  const floats = Array.from({ length: 5e5 / k }, () => double(rand));
+  const rows = Array.from({ length: 1e5 / k }, (_, i) => ({
+    id: i,
+    at: 1.7e12 + int(rand, 0, 1e10),
+    name: `${word(rand)} ${word(rand)}`,
+    score: double(rand),
+    count: int(rand, 0, 1e6),
+    ok: rand() < 0.8,
+    tags: [word(rand), word(rand)],
+  }));
+  return { ints, floats, rows };
+}
+
+function largeBinaryDoc(rand, quick) {
+  // one large message of binaries (24 blobs of 0.5-2 MB, 30 MB; quick: 1/20), as a file sync or
+  // an upload batch sends them
+  const k = quick ? 20 : 1;
+  const files = Array.from({ length: 24 }, (_, i) => {
+    const n = int(rand, 512 * 1024, 2 * 1024 * 1024) / k | 0;
+    const data = new Uint8Array(n);
+    for (let j = 0; j < n; j += 4096) data.set(bytes(rand, Math.min(64, n - j)), j);
+    return { id: i, name: `${word(rand)}.bin`, size: n, data };
+  });
+  return { files };
+}
+
 export const CATEGORIES = [
   { name: 'deep-wide', title: 'deep and wide tree (depth 12, fan-out up to 16, mixed scalars)', kind: 'doc', build: deepWide },
   { name: 'distinct-keys-stream', title: `stream of messages over a ${DISTINCT_KEYS.toLocaleString('en-US')}-key vocabulary (each key once per pass over the stream)`, kind: 'stream', build: distinctKeysStream },
@@ -516,6 +547,8 @@ export const CATEGORIES = [
   { name: 'records-many-shapes', title: 'array of records, 250 shapes (Zipf-distributed, some nested)', kind: 'doc', build: recordsManyShapes },
   // (last, so that the seeds of the categories above stay what they were)
   { name: 'small-messages-records', title: 'small messages (as small-messages) through the default instances, new Packr() / new Encoder(): records on, each message defining its shapes', kind: 'stream', build: smallMessages, records: true },
+  { name: 'large-numbers', title: 'one large document (10^6 integers, 5 x 10^5 doubles and 10^5 records in arrays; about 15 MB)', kind: 'doc', build: largeNumbersDoc },
+  { name: 'large-binary', title: 'one large message of binaries (24 blobs of 0.5-2 MB, about 30 MB)', kind: 'doc', build: largeBinaryDoc, json: false },
 ];
 
 export const SEED = 0x7a17;
