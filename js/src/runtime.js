@@ -260,7 +260,9 @@ export class MemoryKeeper {
   /** @private */
   arm() {
     const t = setTimeout(() => this.tick(), RELEASE_DELAY_MS);
+    // (the timer keeps no process alive: Node's and Bun's unref, Deno's unrefTimer)
     if (typeof t === 'object' && t !== null && typeof t.unref === 'function') t.unref();
+    else if (typeof t === 'number' && typeof (/** @type {any} */ (globalThis).Deno?.unrefTimer) === 'function') /** @type {any} */ (globalThis).Deno.unrefTimer(t);
     this.timer = t;
   }
 
