@@ -163,7 +163,7 @@ test('the tape reader a runtime keeps references nothing of the last call', () =
   expect(r.input.length).toBe(0);
   expect(r.opts).toBeNull();
   expect(r.A + r.U + r.b1 + r.b2).toBe('');
-  expect([r.shared, r.recs, r.defs, r.refs]).toEqual([null, null, null, null]);
+  expect([r.shared, r.recs, r.defs, r.refs, r.refMap]).toEqual([null, null, null, null, null]);
   // and the next call starts from scratch
   expect(unpack(input)).toEqual(value);
   expect(unpack(pack([1, 'a']))).toEqual([1, 'a']);

@@ -173,6 +173,29 @@ describe('structuredClone: exact bytes', () => {
     expect(wpBytes({ ...SC, useRecords: false }, [a, b, b, a])).toBe('94' + 'd66900000002' + '9101' + 'd66900000001' + '9102' + 'd67000000001' + 'd67000000002');
   });
 
+  test('ids of any size, in any order, as msgpackr reads them (small ones are kept by index, the others in a Map)', () => {
+    const u = new Unpackr({ ...SC, useRecords: false });
+    const unpackHex = (h) => u.unpack(Uint8Array.from(h.match(/../g), (x) => parseInt(x, 16)));
+    for (const id of ['00000000', '00000001', '00ffffff', '01000000', '7fffffff', 'ffffffff']) {
+      // [id(x) {a: 1}, pointer(x)], and the same id defined twice: the later one is what pointers after it get
+      const one = unpackHex('92' + 'd669' + id + '81a16101' + 'd670' + id);
+      expect(one).toEqual([{ a: 1 }, { a: 1 }]);
+      expect(one[1]).toBe(one[0]);
+      const twice = unpackHex('93' + 'd669' + id + '9101' + 'd669' + id + '9102' + 'd670' + id);
+      expect(twice[2]).toBe(twice[1]);
+      expect(new msgpackr.Unpackr({ ...SC, useRecords: false }).unpack(Uint8Array.from(('93' + 'd669' + id + '9101' + 'd669' + id + '9102' + 'd670' + id).match(/../g), (x) => parseInt(x, 16)))).toEqual(twice);
+      // a pointer to an id not defined (a smaller one, a larger one, or before its definition)
+      for (const bad of ['92' + 'd669' + id + '9101' + 'd670' + (id === '00000000' ? '00000001' : '00000000'), '91d670' + id, '92' + 'd670' + id + 'd669' + id + '9101']) {
+        expect(() => unpackHex(bad)).toThrow(expect.objectContaining({ code: 'BAD_REFERENCE' }));
+      }
+    }
+    // the next call knows none of the last one's ids
+    unpackHex('91d66900000005c0');
+    expect(() => unpackHex('91d67000000005')).toThrow(expect.objectContaining({ code: 'BAD_REFERENCE' }));
+    unpackHex('91d669ff000005c0');
+    expect(() => unpackHex('91d670ff000005')).toThrow(expect.objectContaining({ code: 'BAD_REFERENCE' }));
+  });
+
   test('cycles through objects, arrays, Maps, Sets; Dates, typed arrays and Errors shared', () => {
     const o = { name: 'c' };
     o.self = o;

@@ -7,7 +7,7 @@
 import { DecodeError, ERROR_NAMES } from './errors.js';
 import { registry, unpackExtensions } from './ext.js';
 import { BufferView, acquire, release, releaseMemory } from './runtime.js';
-import { readExt, readPrefixExt, syncExtConfig, typedArrayAt } from './unpack-ext.js';
+import { pointerAt, readExt, readPrefixExt, syncExtConfig, typedArrayAt } from './unpack-ext.js';
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
@@ -699,9 +699,12 @@ export class TapeReader {
     /** whether the Unpackr keeps this call's definitions (trusted, or unpackMultiple, and
      * structures to keep them in): defs lists them only then (#keepDefinitions) */
     this.keepDefs = false;
-    /** structured-clone ids (ext 0x69) of this call */
-    /** @type {Map<number, {target: any, used: boolean}> | null} */
+    /** structured-clone ids (ext 0x69) of this call below 2^24, by id (unpack-ext.js REF_DENSE) */
+    /** @type {({target: any, used: boolean} | undefined)[] | null} */
     this.refs = null;
+    /** and the others */
+    /** @type {Map<number, {target: any, used: boolean}> | null} */
+    this.refMap = null;
     /** bundled strings (ext 0x62): the two strings of the current bundle */
     this.b1 = '';
     this.b2 = '';
@@ -760,6 +763,7 @@ export class TapeReader {
     this.clearRecs();
     this.defs = null;
     this.refs = null;
+    this.refMap = null;
   }
 
   /** Forget the records this call defined (recs). */
@@ -1356,6 +1360,8 @@ export class TapeReader {
         const off = w[t + 1] >>> 0, type = word >>> 8;
         // typed arrays (0x74) are copied out of the input without a view of it in between
         if (type === 0x74 && unpackExtensions[0x74] === undefined) return typedArrayAt(this.input, off, w[t] >>> 0, off);
+        // and structured-clone pointers read where they lie
+        if (type === 0x70 && unpackExtensions[0x70] === undefined) return pointerAt(this.input, off, w[t] >>> 0, off, this);
         return readExt(type, this.input.subarray(off, off + (w[t] >>> 0)), off, this);
       }
       case 18: {

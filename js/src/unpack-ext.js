@@ -109,10 +109,10 @@ export function readPrefixExt(type, data, offset, r) {
       if (r.opts.structuredClone === false) throw bad(type, offset, 'structured clone extension is disabled');
       if (data.length < 4) throw bad(type, offset, 'id needs 4 bytes');
       const id = be32(data, data.length - 4);
-      const refs = r.refs || (r.refs = new Map());
       const target = placeholder(r);
       const entry = { target, used: false };
-      refs.set(id, entry);
+      if (id < REF_DENSE) (r.refs || (r.refs = []))[id] = entry;
+      else (r.refMap || (r.refMap = new Map())).set(id, entry);
       const value = r.v();
       if (!entry.used || value === target) {
         entry.target = value;
@@ -173,17 +173,34 @@ export function readExt(type, data, offset, r) {
   const user = unpackExtensions[type];
   if (user !== undefined && typeof user.unpack === 'function') return user.unpack(data);
   switch (type) {
-    case 0x70: {
-      if (r.opts.structuredClone === false) throw bad(type, offset, 'structured clone extension is disabled');
-      const entry = data.length >= 4 && r.refs ? r.refs.get(be32(data, data.length - 4)) : undefined;
-      if (entry === undefined) throw new DecodeError('BAD_REFERENCE', offset, 'Structured clone pointer to no earlier id');
-      entry.used = true;
-      return entry.target;
-    }
+    case 0x70: return pointerAt(data, 0, data.length, offset, r);
     case 0x74: return typedArrayAt(data, 0, data.length, offset);
     case 0x42: return bigIntFrom(data);
     default: return new ExtData(type > 127 ? type - 256 : type, r.bytes(offset, data.length));
   }
+}
+
+/**
+ * Structured-clone ids below this are kept in an array (msgpackr numbers them from 1 in each
+ * message), the others in a Map: a Map of 5 x 10^5 ids took 0.7 us an insert and 0.2 a lookup.
+ */
+const REF_DENSE = 1 << 24;
+
+/**
+ * msgpackr's structured-clone pointer (0x70): the object of an earlier id (0x69), read from the
+ * payload where it lies, with no view of it made (a message of 10^6 pointers made 10^6 Buffers).
+ * @param {Uint8Array} src the bytes holding the payload @param {number} at where it starts
+ * @param {number} n its length @param {number} offset input offset of the payload (for errors)
+ * @param {import('./decode.js').TapeReader} r
+ * @returns {any}
+ */
+export function pointerAt(src, at, n, offset, r) {
+  if (r.opts.structuredClone === false) throw bad(0x70, offset, 'structured clone extension is disabled');
+  const id = n >= 4 ? be32(src, at + n - 4) : -1;
+  const entry = id < 0 ? undefined : id < REF_DENSE ? (r.refs !== null ? r.refs[id] : undefined) : r.refMap !== null ? r.refMap.get(id) : undefined;
+  if (entry === undefined) throw new DecodeError('BAD_REFERENCE', offset, 'Structured clone pointer to no earlier id');
+  entry.used = true;
+  return entry.target;
 }
 
 /**
