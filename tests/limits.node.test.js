@@ -112,6 +112,16 @@ test('a large message while the keeper waits postpones the release; RELEASE_AFTE
     expect(runtime().memory.buffer.byteLength).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
     vi.advanceTimersByTime(3 * RELEASE_DELAY_MS); // (the timer it cleared does nothing)
     expect(unpack(pack([2]))).toEqual([2]);
+    // a timer that comes while a call holds the instance (an iterator between its chunks) waits for it
+    unpack(bytes);
+    const held = runtime();
+    held.busy = 1;
+    vi.advanceTimersByTime(2.5 * RELEASE_DELAY_MS);
+    expect(runtime() === held).toBe(true);
+    held.busy = 0;
+    vi.advanceTimersByTime(1.5 * RELEASE_DELAY_MS);
+    expect(runtime() === held).toBe(false);
+    expect(unpack(one)).toEqual([1]);
   } finally {
     vi.useRealTimers();
   }

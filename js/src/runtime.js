@@ -280,7 +280,8 @@ export class MemoryKeeper {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.quiet = 0;
-    if (!this.drop()) this.arm();
+    this.again = false;
+    if (!this.drop() && typeof setTimeout === 'function') this.arm();
   }
 }
 
