@@ -112,7 +112,7 @@ test('a large message while the keeper waits postpones the release; RELEASE_AFTE
     expect(runtime().memory.buffer.byteLength).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
     vi.advanceTimersByTime(3 * RELEASE_DELAY_MS); // (the timer it cleared does nothing)
     expect(unpack(pack([2]))).toEqual([2]);
-    // a timer that comes while a call holds the instance (an iterator between its chunks) waits for it
+    // a timer that finds the instance held waits for the next (calls are synchronous, so only a guard)
     unpack(bytes);
     const held = runtime();
     held.busy = 1;
