@@ -495,6 +495,11 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                     bundle_end = br.pos;
                     bundle_prev_s = bundle_s;
                     bundle_s = (uint32_t)bp;
+                } else if (wp_cb_done(top) == 0) {
+                    /* element 0 is no offset: no bundle, an ordinary array whose elements are all
+                     * values (elements 1 and 2 were skipped as a previous bundle's strings, so a
+                     * value of them came back as null, which a bundle's array then refused) */
+                    top->flags &= ~FR_CB_BUNDARR;
                 } else if (top->n == 4 && (wp_cb_done(top) == 1 || wp_cb_done(top) == 2)) {
                     if (be != WP_OK) FAIL(be, start);
                     /* the previous bundle's strings, which its offset pointed at */

@@ -116,6 +116,17 @@ describe('bundleStrings', () => {
     const notStr = fromHex('d9dff9821a00000007cf040000');
     expect(() => decode(notStr)).toThrow(DecodeError);
   });
+
+  test('the bundle tag over an array whose first element is no offset is no bundle: every element is read as a value', () => {
+    // (elements 1 and 2 of a 4-element array were skipped as a previous bundle's strings even
+    // then, so a value of them came back as null, and null there was BAD_BUNDLE: found by fuzzing)
+    for (const h of ['d9dff9 84 60 40 40 00', 'd9dff9 84 60 f6 f6 00', 'd9dff9 84 60 a0 80 00']) {
+      const bytes = fromHex(h.replace(/ /g, ''));
+      expect(decode(bytes)).toBe(0); // (the tag's value is its last element, as with a bundle)
+      expect(decodeMultiple(concat(bytes, bytes))).toEqual([0, 0]);
+    }
+    expect(decode(fromHex('82d9dff984614101020304'))).toEqual([3, 4]); // 57337(["A", 1, 2, 3]) in an array
+  });
 });
 
 describe('bundles that overlap their item (found by fuzzing; lead)', () => {

@@ -268,6 +268,10 @@ static const acase extra_ok[] = {
     { "db0000000100000000 f6", "TAG:ESC #0 #1 NIL" },
     { "dbfffffffffffcffff f6", "TAG:ESC #0xfffcffff #0xffffffff NIL" }, /* 2^64 - 3 * 2^16 and up: RESERVED_TAG */
     { "d9d9f7 c1 c2 40", "TAG:55799 TAG:1 TAG:2 BIN #0 #6" },          /* nested tags */
+    /* cbor-x's bundle tag over an array whose element 0 is no offset: no bundle, every element a
+     * value (elements 1 and 2 came back as null, skipped as a previous bundle's strings) */
+    { "d9dff9 84 60 40 40 00", "TAG:57337 ARR:4 STRA:0 BIN #0 #6 BIN #0 #7 INT:0" },
+    { "d9dff9 84 60 f6 f6 00", "TAG:57337 ARR:4 STRA:0 NIL NIL INT:0" },
     { "c1 fa47c35000", "TAG:1 F64 F:100000.0" },
     { "82 c1 01 02", "ARR:2 TAG:1 INT:1 INT:2" },                     /* a tag keeps the array out of runs */
     /* simple values */
