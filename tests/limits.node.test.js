@@ -49,7 +49,7 @@ for (const [name, enc, dec, tapeOf] of /** @type {const} */ ([
     let bytes = enc({ big: new Uint8Array(size).fill(3), s: 'x'.repeat(100) });
     /** @type {any} (dropped once replaced: it holds the old memory) */
     let grown = runtime();
-    expect(grown.wroteBig).toBe(true);
+    expect(grown.keeper.wroteBig).toBe(true);
     if (tapeOf) {
       const tape = tapeOf();
       expect([tape.rt, tape.u8.length, tape.u32.length, tape.f64.length, tape.nb]).toEqual([null, 0, 0, 0, null]);
@@ -61,7 +61,7 @@ for (const [name, enc, dec, tapeOf] of /** @type {const} */ ([
     expect(await settledRss() - start).toBeLessThan(size * 1.5);
     expect(dec(bytes).big.length).toBe(size); // (a view of bytes)
     let again = runtime();
-    expect(again.wroteBig).toBe(true); // (the input's copy)
+    expect(again.keeper.wroteBig).toBe(true); // (the input's copy)
     expect(dec(enc([1, 'a']))).toEqual([1, 'a']);
     await replaced(again);
     again = null;
@@ -80,7 +80,7 @@ test('large messages in a row keep the grown instance; it goes RELEASE_DELAY_MS 
     expect(runtime() === grown).toBe(true);
   }
   expect(grown.memory.buffer.byteLength).toBeGreaterThan(RELEASE_MEMORY_BYTES);
-  expect(grown.wroteBig).toBe(true);
+  expect(grown.keeper.wroteBig).toBe(true);
   expect(refTimers()).toBe(timers);
   expect(unpack(pack([1, 2]))).toEqual([1, 2]);
   await replaced(grown);
@@ -134,14 +134,14 @@ test('a decode that reserves memory past RELEASE_MEMORY_BYTES but writes below i
   const ints = Array.from({ length: n }, (_, i) => i & 15);
   const bytes = encode(ints);
   expect(bytes.length * 17).toBeGreaterThan(RELEASE_MEMORY_BYTES);
-  if (runtime().wroteBig) await replaced(runtime());
+  if (runtime().keeper.wroteBig) await replaced(runtime());
   const before = runtime();
   const back = decode(bytes);
   expect(back.length).toBe(n);
   expect(back[n - 1]).toBe(ints[n - 1]);
   expect(runtime().memory.buffer.byteLength).toBeGreaterThan(RELEASE_MEMORY_BYTES);
   expect(runtime() === before).toBe(true);
-  expect(before.wroteBig).toBe(false);
+  expect(before.keeper.wroteBig).toBe(false);
   expect(before.keeper.timer).toBe(null);
   // an encode whose walk throws after writing a tape past the limit into memory already there
   const size = runtime().memory.buffer.byteLength;
@@ -149,16 +149,16 @@ test('a decode that reserves memory past RELEASE_MEMORY_BYTES but writes below i
   tapeOnly.push(Symbol('not packable'));
   expect((tapeOnly.length - 1) * 8).toBeLessThan(size - 2 * 1024 * 1024); // fits: memory does not grow
   expect(() => encode(tapeOnly)).toThrow(TypeError);
-  expect(before.wroteBig).toBe(true);
+  expect(before.keeper.wroteBig).toBe(true);
   await replaced(before);
   expect(runtime().memory.buffer.byteLength).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
   // decode again, then one that writes past the limit (a long binary: its input and the string areas below the tape)
   expect(decode(bytes).length).toBe(n);
   const again = runtime();
   expect(again.memory.buffer.byteLength).toBeGreaterThan(RELEASE_MEMORY_BYTES);
-  expect(again.wroteBig).toBe(false);
+  expect(again.keeper.wroteBig).toBe(false);
   decode(encode(new Uint8Array(RELEASE_MEMORY_BYTES / 3)));
-  expect(again.wroteBig).toBe(true);
+  expect(again.keeper.wroteBig).toBe(true);
   await replaced(again);
   expect(runtime().memory.buffer.byteLength).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
   expect(decode(encode([1, 'a']))).toEqual([1, 'a']);

@@ -21,7 +21,7 @@ test.each([
   const bytes = enc({ big: new Uint8Array(size).fill(7), s: 'x' });
   expect(dec(bytes).big.length).toBe(size);
   const grown = runtime();
-  expect(grown.wroteBig).toBe(true);
+  expect(grown.keeper.wroteBig).toBe(true);
   expect(grown.memory.buffer.byteLength).toBeGreaterThan(RELEASE_MEMORY_BYTES);
   for (let i = 0; i < 2; i++) {
     expect(dec(bytes).big[size - 1]).toBe(7);
@@ -30,6 +30,6 @@ test.each([
   expect(dec(enc({ a: [1, 'b'] }))).toEqual({ a: [1, 'b'] });
   await replaced(grown);
   expect(runtime().memory.buffer.byteLength).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
-  expect(runtime().wroteBig).toBe(false);
+  expect(runtime().keeper.wroteBig).toBe(false);
   expect(dec(enc({ a: [1, 'b'] }))).toEqual({ a: [1, 'b'] });
 });

@@ -109,7 +109,7 @@ describe.each(formats)('%s', (_name, make) => {
     expect(back[81]).toEqual({ a: 'after', b: 2 });
     // the memory this grew goes now, not 256 calls into a test after this one that counts calls on
     // one runtime (its keeper would replace it then: runtime.js, MemoryKeeper)
-    if (runtime().wroteBig) runtime().keeper.release();
+    if (runtime().keeper.wroteBig) runtime().keeper.release();
   });
 });
 

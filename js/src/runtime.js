@@ -78,9 +78,7 @@ export class Runtime {
     /** @type {WasmExports} */
     this.x = /** @type {any} */ (instance.exports);
     this.memory = this.x.memory;
-    /** whether calls have written past RELEASE_MEMORY_BYTES (its memory is then large) */
-    this.wroteBig = false;
-    /** when that memory goes (the main instance's; releaseMemory) */
+    /** when memory calls grew past RELEASE_MEMORY_BYTES goes (the main instance's; releaseMemory) */
     this.keeper = new MemoryKeeper(() => dropMain(this));
     /** @type {ArrayBuffer | null} */
     this.buffer = null;
@@ -234,7 +232,9 @@ export class MemoryKeeper {
   /** @param {() => boolean} drop replaces the instance; false when it cannot now (a call holds it) */
   constructor(drop) {
     this.drop = drop;
-    /** calls in a row that wrote below the limit */
+    /** whether a call has written past the limit (the instance's memory is then large) */
+    this.wroteBig = false;
+    /** calls in a row that wrote below the limit since */
     this.quiet = 0;
     /** whether a call wrote past the limit since the timer was set */
     this.again = false;
@@ -243,14 +243,15 @@ export class MemoryKeeper {
   }
 
   /**
-   * After a call on an instance whose memory has been written past the limit.
+   * After a call on an instance whose memory is past the limit (what calls reserved or wrote).
    * @param {boolean} big whether this call wrote past it
    */
   after(big) {
     if (!big) {
-      if (++this.quiet >= RELEASE_AFTER_CALLS) this.release();
+      if (this.wroteBig && ++this.quiet >= RELEASE_AFTER_CALLS) this.release();
       return;
     }
+    this.wroteBig = true;
     this.quiet = 0;
     if (this.timer !== null) this.again = true;
     else if (typeof setTimeout === 'function') this.arm();
@@ -296,10 +297,7 @@ const wroteTooMuch = (rt) => rt.u8.length > RELEASE_MEMORY_BYTES && rt.x.wpw_tou
 export function releaseMemory() {
   const rt = current;
   if (rt === null || loaded === null || rt.busy !== 0 || rt.u8.length <= RELEASE_MEMORY_BYTES) return;
-  const big = rt.x.wpw_touched() > RELEASE_MEMORY_BYTES;
-  if (big) rt.wroteBig = true;
-  else if (!rt.wroteBig) return;
-  rt.keeper.after(big);
+  rt.keeper.after(rt.x.wpw_touched() > RELEASE_MEMORY_BYTES);
 }
 
 /**

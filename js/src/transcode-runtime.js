@@ -44,9 +44,7 @@ export class TcRuntime {
   constructor(instance) {
     /** @type {TcExports} */
     this.x = /** @type {any} */ (instance.exports);
-    /** whether a call has written past RELEASE_MEMORY_BYTES (its memory is then large) */
-    this.wroteBig = false;
-    /** when that memory goes (releaseTranscodeMemory) */
+    /** when memory calls grew past RELEASE_MEMORY_BYTES goes (releaseTranscodeMemory) */
     this.keeper = new MemoryKeeper(() => {
       if (rt === this && loaded !== null) rt = new TcRuntime(new WebAssembly.Instance(loaded, {}));
       return true;
@@ -143,9 +141,5 @@ export function tcRuntime() {
  * @param {TcRuntime} r @param {number} written
  */
 export function releaseTranscodeMemory(r, written) {
-  if (r !== rt || loaded === null || r.u8.length <= RELEASE_MEMORY_BYTES) return;
-  const big = written > RELEASE_MEMORY_BYTES;
-  if (big) r.wroteBig = true;
-  else if (!r.wroteBig) return;
-  r.keeper.after(big);
+  if (r === rt && loaded !== null && r.u8.length > RELEASE_MEMORY_BYTES) r.keeper.after(written > RELEASE_MEMORY_BYTES);
 }
