@@ -5,6 +5,7 @@ import { expect, test, vi } from 'vitest';
 import { Packr, pack, unpack } from 'wirepack';
 import { encode, decode } from 'wirepack/cbor';
 import { runtime, RELEASE_MEMORY_BYTES, RELEASE_DELAY_MS, RELEASE_AFTER_CALLS } from '../js/src/runtime.js';
+import { replaced } from './helpers/release.js';
 
 setFlagsFromString('--expose-gc');
 const gc = /** @type {() => void} */ (runInNewContext('gc'));
@@ -16,18 +17,6 @@ async function settledRss() {
     gc();
   }
   return process.memoryUsage().rss;
-}
-
-/**
- * Wait until `grown` is no longer the main instance: its keeper replaces it RELEASE_DELAY_MS after
- * the last call that wrote past RELEASE_MEMORY_BYTES (up to twice that when another came while it
- * waited). Fails after 4x.
- * @param {any} grown
- */
-async function replaced(grown) {
-  const until = Date.now() + 4 * RELEASE_DELAY_MS;
-  while (runtime() === grown && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
-  expect(runtime() === grown).toBe(false); // (booleans: a diff of two runtimes is huge)
 }
 
 /** Timers that keep the event loop alive. */
@@ -54,7 +43,7 @@ for (const [name, enc, dec, tapeOf] of /** @type {const} */ ([
       const tape = tapeOf();
       expect([tape.rt, tape.u8.length, tape.u32.length, tape.f64.length, tape.nb]).toEqual([null, 0, 0, 0, null]);
     }
-    await replaced(grown);
+    await replaced(runtime, grown);
     grown = null;
     expect(runtime().memory.buffer.byteLength).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
     // what is left: the result (size) and a working set; the old memory held the tape (size) and its output (size)
@@ -63,7 +52,7 @@ for (const [name, enc, dec, tapeOf] of /** @type {const} */ ([
     let again = runtime();
     expect(again.keeper.wroteBig).toBe(true); // (the input's copy)
     expect(dec(enc([1, 'a']))).toEqual([1, 'a']);
-    await replaced(again);
+    await replaced(runtime, again);
     again = null;
     bytes = new Uint8Array(0);
     expect(await settledRss() - start).toBeLessThan(size * 0.5);
@@ -83,7 +72,7 @@ test('large messages in a row keep the grown instance; it goes RELEASE_DELAY_MS 
   expect(grown.keeper.wroteBig).toBe(true);
   expect(refTimers()).toBe(timers);
   expect(unpack(pack([1, 2]))).toEqual([1, 2]);
-  await replaced(grown);
+  await replaced(runtime, grown);
   expect(runtime().memory.buffer.byteLength).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
   expect(unpack(pack([1, 2]))).toEqual([1, 2]);
 });
@@ -134,7 +123,7 @@ test('a decode that reserves memory past RELEASE_MEMORY_BYTES but writes below i
   const ints = Array.from({ length: n }, (_, i) => i & 15);
   const bytes = encode(ints);
   expect(bytes.length * 17).toBeGreaterThan(RELEASE_MEMORY_BYTES);
-  if (runtime().keeper.wroteBig) await replaced(runtime());
+  if (runtime().keeper.wroteBig) await replaced(runtime, runtime());
   const before = runtime();
   const back = decode(bytes);
   expect(back.length).toBe(n);
@@ -150,7 +139,7 @@ test('a decode that reserves memory past RELEASE_MEMORY_BYTES but writes below i
   expect((tapeOnly.length - 1) * 8).toBeLessThan(size - 2 * 1024 * 1024); // fits: memory does not grow
   expect(() => encode(tapeOnly)).toThrow(TypeError);
   expect(before.keeper.wroteBig).toBe(true);
-  await replaced(before);
+  await replaced(runtime, before);
   expect(runtime().memory.buffer.byteLength).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
   // decode again, then one that writes past the limit (a long binary: its input and the string areas below the tape)
   expect(decode(bytes).length).toBe(n);
@@ -159,7 +148,7 @@ test('a decode that reserves memory past RELEASE_MEMORY_BYTES but writes below i
   expect(again.keeper.wroteBig).toBe(false);
   decode(encode(new Uint8Array(RELEASE_MEMORY_BYTES / 3)));
   expect(again.keeper.wroteBig).toBe(true);
-  await replaced(again);
+  await replaced(runtime, again);
   expect(runtime().memory.buffer.byteLength).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
   expect(decode(encode([1, 'a']))).toEqual([1, 'a']);
 });

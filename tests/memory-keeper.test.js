@@ -4,14 +4,8 @@
 import { expect, test } from 'vitest';
 import { pack, unpack } from 'wirepack';
 import { encode, decode } from 'wirepack/cbor';
-import { runtime, RELEASE_MEMORY_BYTES, RELEASE_DELAY_MS } from '../js/src/runtime.js';
-
-/** Wait until `grown` is no longer the main instance (its keeper's timer); fails after 4x the delay. @param {any} grown */
-async function replaced(grown) {
-  const until = Date.now() + 4 * RELEASE_DELAY_MS;
-  while (runtime() === grown && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
-  expect(runtime() === grown).toBe(false); // (booleans: a diff of two runtimes is huge)
-}
+import { runtime, RELEASE_MEMORY_BYTES } from '../js/src/runtime.js';
+import { replaced } from './helpers/release.js';
 
 test.each([
   ['MessagePack', pack, unpack],
@@ -28,7 +22,7 @@ test.each([
     expect(runtime() === grown).toBe(true);
   }
   expect(dec(enc({ a: [1, 'b'] }))).toEqual({ a: [1, 'b'] });
-  await replaced(grown);
+  await replaced(runtime, grown);
   expect(runtime().memory.buffer.byteLength).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
   expect(runtime().keeper.wroteBig).toBe(false);
   expect(dec(enc({ a: [1, 'b'] }))).toEqual({ a: [1, 'b'] });

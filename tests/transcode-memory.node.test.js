@@ -4,20 +4,14 @@
 import { expect, test } from 'vitest';
 import { transcode, validate, find } from '../js/src/transcode.node.js';
 import { tcRuntime } from '../js/src/transcode-runtime.js';
-import { RELEASE_MEMORY_BYTES, RELEASE_DELAY_MS } from '../js/src/runtime.js';
+import { RELEASE_MEMORY_BYTES } from '../js/src/runtime.js';
+import { replaced } from './helpers/release.js';
 
-/**
- * Wait until `grown` is no longer the instance: its keeper replaces it RELEASE_DELAY_MS after the
- * last call that wrote past RELEASE_MEMORY_BYTES (up to twice that when another came while it
- * waited). Fails after 4x.
- * @param {any} grown
- */
-async function replaced(grown) {
-  const until = Date.now() + 4 * RELEASE_DELAY_MS;
-  while (tcRuntime() === grown && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
-  expect(tcRuntime() === grown).toBe(false);
+/** Wait until `grown` is no longer the instance (tests/helpers/release.js), and see memory small again. @param {unknown} grown */
+const replacedOf = async (grown) => {
+  await replaced(tcRuntime, grown);
   expect(tcRuntime().u8.length).toBeLessThanOrEqual(RELEASE_MEMORY_BYTES);
-}
+};
 
 /** MessagePack of an array of `n` strings of `k` ASCII letters (str8 heads). */
 function strings(n, k) {
@@ -47,7 +41,7 @@ test('memory grown past RELEASE_MEMORY_BYTES by conversions is kept while they n
   expect(grown.keeper.wroteBig).toBe(true);
   expect(transcode(input, { from: 'msgpack', to: 'json' })).toBe(s);
   expect(tcRuntime() === grown).toBe(true);
-  await replaced(grown);
+  await replacedOf(grown);
   // and the fresh instance works
   expect(transcode(strings(2, 3), { from: 'msgpack', to: 'json' })).toBe('["0aa","1aa"]');
 });
@@ -74,7 +68,7 @@ test('validate, find and a failing conversion release what they wrote', async ()
     const grown = tcRuntime();
     expect(grown === before || !before.keeper.wroteBig).toBe(true);
     expect(grown.keeper.wroteBig).toBe(true);
-    await replaced(grown);
+    await replacedOf(grown);
   };
   await releases(() => expect(validate(big, { format: 'msgpack' })).toEqual({ valid: true }));
   await releases(() => expect(find(big, [699_999])).toBe('9' + 'a'.repeat(99)));
@@ -94,5 +88,5 @@ test('an input whose JSON bound is beyond 4 GiB converts when its output fits', 
   expect(s.slice(0, 6)).toBe('["0aaa');
   expect(s.slice(-8)).toBe('aaaaaa"]');
   expect(s.slice(jsonLength(1000, k) - 1, jsonLength(1000, k) + 3)).toBe(',"0a');
-  await replaced(tcRuntime());
+  await replacedOf(tcRuntime());
 }, 60_000);
