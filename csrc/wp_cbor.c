@@ -193,6 +193,13 @@ WP_INLINE wp_err wp_cbor_indef_string(wp_decoder *d, wp_reader *r, wp_tape *t, u
 
 #define FAIL(c, off) do { err = (c); eoff = (off); goto fail; } while (0)
 
+/* Whether the item whose first byte is b is that byte alone: small integers and simple values,
+ * empty strings, arrays and maps. */
+WP_INLINE bool wp_cb_one_byte(uint32_t b) {
+    const uint32_t m = b >> 5, ai = b & 31u;
+    return ai < 24u && (m <= 1u || m == 7u || (m != 6u && ai == 0u));
+}
+
 /* The items a frame has read. Only indefinite containers count them (count); a definite one has
  * read its n items (2n for a map) less those remaining, so that closing an item updates one word
  * of its frame. */
@@ -519,7 +526,8 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 if (top->flags & FR_CB_RECARR) {
                     /* 0xdfff: element 1 is the keys of id (element 0); 0xdffe (FR_CB_DEFSTAG on the
                      * array too, definite arrays only): elements 1..n-2 define ids firstId + 0, 1, ...,
-                     * except empty key arrays (one byte), which cannot pay for a marker */
+                     * except items of one byte (an empty key array; anything else of one byte
+                     * defines nothing), which cannot pay for a marker's 3 tape words */
                     bool defs = (top->flags & FR_CB_DEFSTAG) != 0;
                     const uint32_t done = wp_cb_done(top);
                     if (done == 0) {
@@ -527,7 +535,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                         uint64_t a0;
                         bool i0;
                         top->kstart = (wp_cbor_head(&r, &m0, &a0, &h0, &i0) == WP_OK && m0 == 0 && !i0 && a0 <= 0xffffu) ? (uint32_t)a0 : WP_CBOR_NO_ID;
-                    } else if (top->kstart != WP_CBOR_NO_ID && (defs ? done + 1 < top->n && b != 0x80 && top->kstart + done - 1 <= 0xffffu : done == 1)) {
+                    } else if (top->kstart != WP_CBOR_NO_ID && (defs ? done + 1 < top->n && !wp_cb_one_byte(b) && top->kstart + done - 1 <= 0xffffu : done == 1)) {
                         lo = WP_CBOR_MARK_REC_LO | (top->kstart + done - 1);
                         mark = true;
                     }

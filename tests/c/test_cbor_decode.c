@@ -272,6 +272,11 @@ static const acase extra_ok[] = {
      * value (elements 1 and 2 came back as null, skipped as a previous bundle's strings) */
     { "d9dff9 84 60 40 40 00", "TAG:57337 ARR:4 STRA:0 BIN #0 #6 BIN #0 #7 INT:0" },
     { "d9dff9 84 60 f6 f6 00", "TAG:57337 ARR:4 STRA:0 NIL NIL INT:0" },
+    /* cbor-x's record definitions (0xdffe): a marker before each key array of two bytes or more;
+     * none before items of one byte, which cannot pay for its three words (22 of them once
+     * overran the tape's bound: a fuzz finding) */
+    { "d9dffe 85 19e000 00 f6 81 6161 01", "TAG:57342 ARR:5 INT:57344 INT:0 NIL TAG:ESC #0xffffe002 #0xffffffff ARR:1 STRA:1 INT:1", .ascii = "a" },
+    { "d9dffe 96 00 00000000000000000000 0000000000000000000000", "TAG:57342 ARR:22 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0 INT:0" },
     { "c1 fa47c35000", "TAG:1 F64 F:100000.0" },
     { "82 c1 01 02", "ARR:2 TAG:1 INT:1 INT:2" },                     /* a tag keeps the array out of runs */
     /* simple values */
