@@ -42,7 +42,10 @@ typedef enum wp_err {
     WP_ERR_TAPE_FULL = 300,      /* caller's tape or string area too small (never with sizes from wp_decode_bounds) */
     WP_ERR_OUTPUT_FULL = 301,    /* encode output too small: wp_encoder.needed says how many bytes */
     WP_ERR_SCRATCH = 303,        /* CBOR encode scratch missing or too small: needed says how many words */
-    WP_ERR_BAD_TAPE = 302        /* malformed encode tape (a host bug) */
+    WP_ERR_BAD_TAPE = 302,       /* malformed encode tape (a host bug) */
+    WP_ERR_HOLE = 304            /* the input's holes (wp_decoder.holes) are not exactly binary payloads
+                                    the decode skipped, or a bundle's strings were to be read: decode
+                                    again with every byte (the input may still be well formed) */
 } wp_err;
 
 typedef struct wp_error {
@@ -209,12 +212,23 @@ typedef struct wp_decoder {
     const wp_ext_config *ext;    /* MessagePack: extension handling (NULL: none prefix, none raw) */
     uint32_t *ends;              /* with WP_DEC_MULTIPLE: ends_cap words for the end offset of each value (or NULL) */
     uint32_t ends_cap;
+    /* Input bytes the caller did not provide (NULL, 0: none): nholes (offset, length) pairs in
+     * increasing order, each to be exactly the payload of a binary item (a MessagePack bin or
+     * extension, but not of type 0 or -1 or one the decoder interprets: a record definition, a
+     * bundle; a CBOR byte string of definite length), which the decoders skip without reading. The call
+     * fails with WP_ERR_HOLE when a hole is not met as such a payload, and at any bundle (whose
+     * strings lie out of order); the caller then decodes again with every byte. So a host may
+     * leave large binaries out of the copy it decodes from by guessing where they lie, and an
+     * OK result never depends on the guess or on the bytes in the holes. */
+    const uint32_t *holes;
+    uint32_t nholes;
     /* out */
     uint32_t tape_len, ascii_len, utf16_len;
     uint32_t end;                /* input offset after the last complete value */
     uint32_t nvalues;            /* top-level values decoded */
     uint32_t depth_seen;         /* deepest nesting of non-empty containers on the tape */
     uint32_t keys_before, shapes_before; /* ids at or above these are new in this call */
+    uint32_t holes_seen;         /* holes met so far (the call is OK only with all nholes) */
     wp_error err;
 } wp_decoder;
 

@@ -785,6 +785,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             }
             if (wp_over(arg > 0xffffffffu ? 0xffffffffu : (uint32_t)arg, d->max_bin)) FAIL(WP_ERR_LIMIT, start);
             if (arg > left) FAIL(WP_ERR_TRUNCATED, start);
+            if (wp_unlikely(d->nholes != 0) && !wp_hole_skip(d, r.pos, (uint32_t)arg)) FAIL(WP_ERR_HOLE, start);
             wp_tape_put(&t, WP_T_BIN); wp_tape_put(&t, (uint32_t)arg); wp_tape_put(&t, r.pos);
             r.pos += (uint32_t)arg;
             goto item_done;
@@ -925,7 +926,10 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             f->remaining = 1; f->count = 0; f->hdr = 0; f->n = 1; f->kstart = ktop; f->flags = FR_TAG; f->start = start;
             if (arg == 0xdfffu) f->flags |= FR_CB_RECTAG;
             else if (arg == 0xdffeu) f->flags |= FR_CB_DEFSTAG;
-            else if (arg == 0xdff9u) f->flags |= FR_CB_BUNDTAG;
+            else if (arg == 0xdff9u) {
+                if (d->nholes) FAIL(WP_ERR_HOLE, start); /* (a bundle's strings lie out of order) */
+                f->flags |= FR_CB_BUNDTAG;
+            }
             else if (arg == 51u) f->flags |= FR_CB_PACKTAG;
             continue;
         }
@@ -983,6 +987,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
             if (!multiple) FAIL(WP_ERR_TRAILING_DATA, r.pos);
         }
     }
+    if (wp_unlikely(d->holes_seen != d->nholes)) FAIL(WP_ERR_HOLE, r.pos);
     d->tape_len = t.len;
     return WP_OK;
 

@@ -614,10 +614,22 @@ WP_INLINE void wp_dec_reset(wp_decoder *d, const wp_tables *tb) {
     d->end = 0;
     d->nvalues = 0;
     d->depth_seen = 0;
+    d->holes_seen = 0;
     d->keys_before = tb->nkeys;
     d->shapes_before = tb->nshapes;
     d->err.code = WP_OK;
     d->err.offset = 0;
+}
+
+/* A binary payload of n bytes at input offset off, skipped: false when it is not the next hole
+ * exactly but reaches past that hole's start (wirepack.h, wp_decoder.holes). Called only when the
+ * decoder has holes. */
+WP_INLINE bool wp_hole_skip(wp_decoder *d, uint32_t off, uint32_t n) {
+    const uint32_t i = d->holes_seen;
+    if (i >= d->nholes || (uint64_t)off + n <= d->holes[2 * i]) return true;
+    if (d->holes[2 * i] != off || d->holes[2 * i + 1] != n) return false;
+    d->holes_seen = i + 1;
+    return true;
 }
 
 /* End a failed call: forget the key and shape ids added after the last complete top-level value

@@ -30,6 +30,7 @@ const char *wp_err_name(wp_err code) {
     case WP_ERR_OUTPUT_FULL: return "OUTPUT_FULL";
     case WP_ERR_BAD_TAPE: return "BAD_TAPE";
     case WP_ERR_SCRATCH: return "SCRATCH";
+    case WP_ERR_HOLE: return "HOLE";
     }
     return "UNKNOWN";
 }
@@ -570,6 +571,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         left = wp_rd_left(&r) - hl;
         r.pos = start + hl;
         SPAN_CHECK(d->max_bin, b_S != UINT32_MAX);
+        if (wp_unlikely(d->nholes != 0) && !wp_hole_skip(d, r.pos, n)) FAIL(WP_ERR_HOLE, start);
         wp_tape_put(&t, WP_T_BIN); wp_tape_put(&t, n); wp_tape_put(&t, r.pos);
         r.pos += n;
         goto item_done;
@@ -651,6 +653,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                  * bundle); then the value they serve follows. A bundle's strings lie past the
                  * value (the last bundle) or inside the next bundle's data, so no byte is
                  * read both as a bundle and as a value. */
+                if (d->nholes) FAIL(WP_ERR_HOLE, start);
                 uint32_t D = r.pos;
                 uint64_t S = (uint64_t)D + wp_be32(wp_rd_ptr(&r));
                 if (b_S != UINT32_MAX && (b_S < D + 4 || bst[BST_POST] > D + n)) FAIL(WP_ERR_BAD_BUNDLE, start);
@@ -678,6 +681,9 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 r.pos = D + n;
                 continue;
             }
+            /* the rest leave the extension's bytes to the host (type 0 is read when 1 byte
+             * long: 00 is undefined), so they may be holes */
+            if (wp_unlikely(d->nholes != 0) && ext_type != 0 && ext_type != -1 && !wp_hole_skip(d, r.pos, n)) FAIL(WP_ERR_HOLE, start);
             if (xc && (wp_bit(xc->any, et) || (b == 0xd4 && wp_bit(xc->fix1, et)))) {
                 /* an extension that wraps the next value */
                 wp_tape_tagp(&t, WP_T_EXTP, et);
@@ -782,6 +788,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             if (!multiple) FAIL(WP_ERR_TRAILING_DATA, r.pos);
         }
     }
+    if (wp_unlikely(d->holes_seen != d->nholes)) FAIL(WP_ERR_HOLE, r.pos);
     d->tape_len = t.len;
     if (nundo) wp_rec_undo(recs, undo, nundo);
     return WP_OK;

@@ -23,6 +23,10 @@ static uint32_t g_layout[11];
 static uint32_t g_keys[WP_KEY_WORDS];
 static uint32_t g_rec[WP_REC_SLOTS]; /* MessagePack record table (the host loads it, see wirepack.h) */
 static wp_ext_config g_ext;          /* MessagePack extension handling (the host fills it) */
+/* Holes in the next decode's input (wirepack.h, wp_decoder.holes): the host writes up to
+ * WP_HOLES_MAX (offset, length) pairs here and passes their count to the decode call. */
+#define WP_HOLES_MAX 256u
+static uint32_t g_holes[2 * WP_HOLES_MAX];
 
 WP_INLINE uintptr_t wp_align(uintptr_t p, uintptr_t a) { return (p + a - 1) & ~(a - 1); }
 WP_INLINE uintptr_t wp_arena_base(void) { return wp_align((uintptr_t)&__heap_base, 16); }
@@ -41,6 +45,7 @@ WP_INLINE bool wp_arena_reach(uint64_t end) {
 }
 
 WP_EXPORT("wpw_result") uint32_t *wpw_result(void) { return g_res; }
+WP_EXPORT("wpw_holes") uint32_t *wpw_holes(void) { return g_holes; }
 
 /* The highest address calls have written (or may have: an error counts all it had room for)
  * since the host last asked, which starts the count again. Linear memory never shrinks and a
@@ -118,6 +123,7 @@ WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
  * (slack: WP_DEC_SLACK bytes, which the decoder may read after the input and write after the
  * ASCII area; the wasm build defines 16)
  * The tape comes last so that everything a call touches lies below its end (wpw_touched).
+ * nholes: pairs in g_holes (wpw_holes) naming binary payloads the host did not copy (wirepack.h).
  * Tables fuller than `reset_fill` (1/1024ths) are emptied first; the generation in the results
  * changes when that happens, so the host drops its mirror too.
  * Results: wpw_result()
@@ -129,7 +135,7 @@ WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
  * cannot grow that far (the results then say WP_ERR_LIMIT). Inlined into each export, as is
  * wp_decode_end: as calls of their own they were a fifth of the C time of a 1-byte decode, and
  * the MessagePack decode of small and medium documents is 4-9% faster without them. */
-WP_INLINE bool wp_decode_begin(bool cbor, uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
+WP_INLINE bool wp_decode_begin(bool cbor, uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill, uint32_t nholes) {
     /* (and long before the value cache's stamps run out: the host drops its copy of the cache
      * with its mirror of the tables) */
     if (wp_tables_fill() > reset_fill || g_tables.vc_next > WP_VC_STAMP_MAX - (1u << 24)) wpw_tables_reset();
@@ -167,6 +173,8 @@ WP_INLINE bool wp_decode_begin(bool cbor, uint32_t len, uint32_t flags, uint32_t
     g_dec.ends_cap = (uint32_t)ends_words;
     g_dec.records = cbor ? 0 : g_rec;
     g_dec.ext = cbor ? 0 : &g_ext;
+    g_dec.holes = g_holes;
+    g_dec.nholes = nholes <= WP_HOLES_MAX ? nholes : 0;
     g_res[16] = (uint32_t)ends;
     return true;
 }
@@ -207,13 +215,13 @@ WP_EXPORT("wpw_set_limits") void wpw_set_limits(uint32_t max_array, uint32_t max
  * compile a wasm function on its first call (V8's Liftoff, lazily) in time that grows with its
  * size and its locals, and both decoders in one function (a shared wp_decode_any) made the first
  * decode of either format take 8-9 ms to compile. */
-WP_EXPORT("wpw_decode") uint32_t wpw_decode(uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
-    if (!wp_decode_begin(false, len, flags, max_depth, reset_fill)) return WP_ERR_LIMIT;
+WP_EXPORT("wpw_decode") uint32_t wpw_decode(uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill, uint32_t nholes) {
+    if (!wp_decode_begin(false, len, flags, max_depth, reset_fill, nholes)) return WP_ERR_LIMIT;
     return wp_decode_end(wp_msgpack_decode(&g_dec, &g_tables));
 }
 
-WP_EXPORT("wpw_cbor_decode") uint32_t wpw_cbor_decode(uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill) {
-    if (!wp_decode_begin(true, len, flags, max_depth, reset_fill)) return WP_ERR_LIMIT;
+WP_EXPORT("wpw_cbor_decode") uint32_t wpw_cbor_decode(uint32_t len, uint32_t flags, uint32_t max_depth, uint32_t reset_fill, uint32_t nholes) {
+    if (!wp_decode_begin(true, len, flags, max_depth, reset_fill, nholes)) return WP_ERR_LIMIT;
     return wp_decode_end(wp_cbor_decode(&g_dec, &g_tables));
 }
 

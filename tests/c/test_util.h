@@ -149,6 +149,10 @@ static inline int tu_check_bytes(const char *file, int line, const uint8_t *got,
 
 /* ------------------------------------------------------------------ decode harness */
 
+/* Holes for the next tu_decode_fn calls (wirepack.h, wp_decoder.holes; NULL, 0: none). */
+static const uint32_t *tu_holes;
+static uint32_t tu_nholes;
+
 typedef struct tu_dec {
     wp_decoder d;
     uint8_t *in;        /* exact-size copy of the input */
@@ -176,6 +180,8 @@ static inline wp_err tu_decode_fn(tu_dec *x, wp_tables *t, wp_err (*fn)(wp_decod
     d->max_depth = max_depth;
     d->max_str = max_str;
     d->records = recs;
+    d->holes = tu_holes;
+    d->nholes = tu_nholes;
     d->tape = (uint32_t *)(void *)x->tape64;
     d->tape_cap = tw;
     d->ascii = (uint8_t *)malloc(len + WP_DEC_SLACK ? len + WP_DEC_SLACK : 1);

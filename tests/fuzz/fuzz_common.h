@@ -217,6 +217,9 @@ static const uint32_t fz_depths[8] = { 0, 1, 2, 3, 5, 16, 100, 0xFFFFFFFFu };
 /* Policy limits, in this order: max_array, max_map, max_str, max_bin, max_ext (0 = none). */
 enum { FZ_LIM_ARR, FZ_LIM_MAP, FZ_LIM_STR, FZ_LIM_BIN, FZ_LIM_EXT, FZ_NLIM };
 static uint32_t fz_limits[FZ_NLIM]; /* in force for fz_decode */
+/* Holes in the input of the next fz_decode calls (wirepack.h, wp_decoder.holes; NULL, 0: none). */
+static const uint32_t *fz_holes;
+static uint32_t fz_nholes;
 
 static inline int fz_any_limit(void) {
     for (int k = 0; k < FZ_NLIM; k++) if (fz_limits[k]) return 1;
@@ -231,6 +234,8 @@ static inline wp_err fz_decode(fz_dec *x, int fmt, const uint8_t *in, uint32_t l
     d->max_str = fz_limits[FZ_LIM_STR];
     d->max_bin = fz_limits[FZ_LIM_BIN];
     d->max_ext = fz_limits[FZ_LIM_EXT];
+    d->holes = fz_holes;
+    d->nholes = fz_nholes;
     uint32_t tw = fmt == FZ_CBOR ? wp_cbor_tape_words(len) : wp_decode_tape_words(len);
     uint32_t sw = wp_decode_stack_words(max_depth, len);
     /* (a copy of exactly the input and its slack: the sanitizers catch any read past them) */
@@ -312,6 +317,11 @@ typedef struct fz_walk {
     uint32_t *recs;
     int bundle_on;
     uint32_t bu1, bu2, bp1, bp2;
+    /* BIN entries, and EXT and EXTP entries but of types 0 and -1 (offset, length pairs), when
+     * bins is set: up to bins_cap of them (what may be holes: wirepack.h, wp_decoder.holes) */
+    uint32_t *bins;
+    uint32_t nbins, bins_cap;
+    int bundles_met;          /* a bundle (MessagePack), a bundle marker or tag 0xdff9 (CBOR) was met */
 } fz_walk;
 
 typedef struct fz_wframe {
@@ -660,6 +670,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             uint32_t n = w[x->i], off = w[x->i + 1];
             x->i += 2;
             FZ_CHECK(off <= d->len && n <= d->len - off, "BIN %u@%u outside the input (%u)", n, off, d->len);
+            if (x->bins && x->nbins < x->bins_cap) { x->bins[2 * x->nbins] = off; x->bins[2 * x->nbins + 1] = n; x->nbins++; }
             fz_lim(x, FZ_LIM_BIN, n);
             if (c) { fz_buf_u8(c, 'Y'); fz_buf_u32(c, n); fz_buf_put(c, d->in + off, n); }
             if (et) { fz_et_len(et, WP_E_BIN, n); fz_et_bytes(et, d->in + off, n); }
@@ -688,6 +699,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             x->i += 2;
             FZ_CHECK(p <= 0xff, "EXT type %u", p);
             FZ_CHECK(off <= d->len && n <= d->len - off, "EXT outside the input");
+            if (x->bins && x->nbins < x->bins_cap && p != 0 && p != 0xff) { x->bins[2 * x->nbins] = off; x->bins[2 * x->nbins + 1] = n; x->nbins++; }
             {
                 const wp_ext_config *xc = d->ext;
                 int raw = xc && fz_bit(xc->raw, p);
@@ -787,6 +799,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
              * its [s0, s1, offset] are not values (nolim, set below with its frame) */
             const int bundle_marker = tv == 0xfffffffffffd0000ull;
             if (bundle_marker) x->cb_bundle = 1;
+            if (bundle_marker || tv == 0xdff9u) x->bundles_met = 1;
             if (tv == 51) x->cb_packed = 1;
             /* in a bundle, tags 14 and 15 over an unsigned integer are strings of that many units */
             if (x->cb_bundle && (tv == 14 || tv == 15) && x->i < x->limit) {
@@ -905,6 +918,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             FZ_CHECK(p <= 0xff, "EXTP type %u", p);
             FZ_CHECK(fz_bit(d->ext->any, p) || (fz_bit(d->ext->fix1, p) && n == 1), "EXTP of type %u (length %u) not prefix", p, n);
             FZ_CHECK(off <= d->len && n <= d->len - off, "EXTP outside the input");
+            if (x->bins && x->nbins < x->bins_cap && p != 0 && p != 0xff) { x->bins[2 * x->nbins] = off; x->bins[2 * x->nbins + 1] = n; x->nbins++; }
             fz_lim(x, FZ_LIM_EXT, n);
             if (c) { fz_buf_u8(c, 'P'); fz_buf_u8(c, p); fz_buf_u32(c, n); fz_buf_put(c, d->in + off, n); }
             if (et) x->skip = 1;
@@ -919,6 +933,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             if (c) fz_buf_u8(c, 'W');
             if (et) x->skip = 1;
             x->bundle_on = 1;
+            x->bundles_met = 1;
             x->bu1 = x->bu2 = x->bp1 = x->bp2 = 0;
             FZ_PUSH({ 3, WP_T_BUNDLE, 0, 0, 1, (uint32_t)is_key, 0 });
             container = 1;
@@ -1043,6 +1058,85 @@ static inline int fz_same_values(const fz_dec *y, const wp_decoder *d, uint32_t 
     return same;
 }
 
+/* Holes (wirepack.h, wp_decoder.holes), after an OK decode x of in[0..len): its binaries' bytes
+ * (BIN entries, and EXT and EXTP but of types 0 and -1) left out (changed in the copy decoded,
+ * so that reading them would show) give the same values, or WP_ERR_HOLE exactly when a bundle
+ * was met; so does a subset of them. Holes that are not exactly binaries (one moved, one made
+ * longer, one where no binary is; the choice from len) give an error or, where C met none of
+ * their bytes, the same values: never others. The holes' bytes are put back in the copy before
+ * the values are compared (BIN entries canonicalize as their bytes). */
+#define FZ_HOLES_MAX 64u
+static inline void fz_holes_decode(const fz_dec *x, int fmt, const uint8_t *in, uint32_t len, uint32_t flags,
+                                   uint32_t max_depth, const fz_buf *c0, const uint32_t *holes, uint32_t nh, int must,
+                                   int bundles) {
+    uint8_t *g = (uint8_t *)malloc(len ? len : 1);
+    if (!g) abort();
+    if (len) memcpy(g, in, len);
+    for (uint32_t k = 0; k < nh; k++)
+        for (uint32_t j = holes[2 * k]; j < holes[2 * k] + holes[2 * k + 1] && j < len; j++) g[j] ^= 0x5a;
+    fz_holes = holes;
+    fz_nholes = nh;
+    fz_dec y;
+    wp_err r2 = fz_decode(&y, fmt, g, len, flags, max_depth);
+    fz_holes = NULL;
+    fz_nholes = 0;
+    const char *fn = fz_fmt_name(fmt);
+    if (must) FZ_CHECK(bundles ? r2 == WP_ERR_HOLE : r2 == WP_OK, "%s: with its binaries as holes (%s): %s@%u", fn,
+                       bundles ? "bundles" : "no bundle", wp_err_name(r2), y.d.err.offset);
+    if (r2 == WP_OK) {
+        FZ_CHECK(y.d.holes_seen == nh && y.d.nvalues == x->d.nvalues && y.d.end == x->d.end);
+        if (len) memcpy(y.in, in, len); /* (the bytes back, for the BIN entries' values) */
+        FZ_CHECK(((flags & WP_DEC_VCACHE) || y.d.tape_len == x->d.tape_len) && fz_same_values(&y, &x->d, x->d.tape_len, fmt, flags, c0),
+                 "%s: OK with %u holes but other values (first hole %u+%u)", fn, nh, holes[0], holes[1]);
+    } else if (r2 == WP_ERR_HOLE) {
+        FZ_CHECK(y.d.nvalues == 0 || (flags & WP_DEC_MULTIPLE) || y.d.nvalues == 1);
+    }
+    fz_dec_free(&y);
+    free(g);
+}
+
+static inline void fz_check_holes(const fz_dec *x, int fmt, const uint8_t *in, uint32_t len, uint32_t flags,
+                                  uint32_t max_depth, const fz_buf *c0, const fz_walk *w) {
+    /* (w: the first walk of x's tape, which collected its BIN entries; walked again after other
+     * decodes, VSTR entries would name value cache slots those wrote) */
+    const uint32_t *bins = w->bins;
+    uint32_t holes[2 * FZ_HOLES_MAX + 2], nh = 0;
+    for (uint32_t k = 0; k < w->nbins; k++) {
+        if (bins[2 * k + 1] == 0) continue;
+        /* (in input order, apart) */
+        FZ_CHECK(nh == 0 || bins[2 * k] >= holes[2 * nh - 2] + holes[2 * nh - 1], "BIN entries out of input order");
+        holes[2 * nh] = bins[2 * k];
+        holes[2 * nh + 1] = bins[2 * k + 1];
+        nh++;
+    }
+    if (nh == 0) return;
+    fz_holes_decode(x, fmt, in, len, flags, max_depth, c0, holes, nh, 1, w->bundles_met);
+    /* every other binary */
+    uint32_t sub[2 * FZ_HOLES_MAX], ns = 0;
+    for (uint32_t k = len & 1u; k < nh; k += 2) { sub[2 * ns] = holes[2 * k]; sub[2 * ns + 1] = holes[2 * k + 1]; ns++; }
+    if (ns) fz_holes_decode(x, fmt, in, len, flags, max_depth, c0, sub, ns, 1, w->bundles_met);
+    /* one hole wrong */
+    uint32_t k = (len >> 1) % nh;
+    uint32_t o = holes[2 * k], n = holes[2 * k + 1];
+    switch ((len >> 2) & 3u) {
+    case 0: if (n > 1) { holes[2 * k] = o + 1; holes[2 * k + 1] = n - 1; } break;
+    case 1: if (o + n < len && (k + 1 == nh || o + n < holes[2 * k + 2])) holes[2 * k + 1] = n + 1; break;
+    case 2: if (n > 1) holes[2 * k + 1] = n - 1; break;
+    default: {
+        /* one byte that is no binary's, added in order */
+        uint32_t p = (len * 7u + 3u) % len, at = 0;
+        while (at < nh && holes[2 * at] + holes[2 * at + 1] <= p) at++;
+        if (at < nh && holes[2 * at] <= p) break; /* (inside a binary) */
+        memmove(holes + 2 * at + 2, holes + 2 * at, (size_t)(nh - at) * 8);
+        holes[2 * at] = p;
+        holes[2 * at + 1] = 1;
+        nh++;
+        break;
+    }
+    }
+    fz_holes_decode(x, fmt, in, len, flags, max_depth, c0, holes, nh, 0, w->bundles_met);
+}
+
 static inline wp_err fz_check_decode(fz_dec *x, int fmt, const uint8_t *in, uint32_t len, uint32_t flags, uint32_t max_depth) {
     wp_tables *tb = &fz_tables;
     uint32_t k0 = tb->nkeys, s0 = tb->nshapes;
@@ -1066,6 +1160,9 @@ static inline wp_err fz_check_decode(fz_dec *x, int fmt, const uint8_t *in, uint
     wk.fmt = fmt;
     wk.limit = d->tape_len;
     if (flags & WP_DEC_VCACHE) wk.canon = &c0;
+    uint32_t bins[2 * FZ_HOLES_MAX];
+    wk.bins = bins;
+    wk.bins_cap = FZ_HOLES_MAX;
     if (rc == WP_OK) {
         FZ_CHECK(d->end == len, "OK but end %u != len %u", d->end, len);
         FZ_CHECK(d->nvalues >= 1);
@@ -1122,6 +1219,8 @@ static inline wp_err fz_check_decode(fz_dec *x, int fmt, const uint8_t *in, uint
         }
         fz_dec_free(&y);
     }
+
+    if (rc == WP_OK) fz_check_holes(x, fmt, in, len, flags, max_depth, &c0, &wk);
 
     /* limits: without them, the same outcome, or they were the reason (LIMIT) */
     if (fz_any_limit()) {
