@@ -1719,7 +1719,11 @@ function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
     rt.limitsOwner = opts;
   }
   if (!rt.reserve(len)) throw new DecodeError('LIMIT', 0, 'Input too large for wasm memory');
-  if (len <= 16) {
+  // a large input's long binaries stay out of the copy when the walk finds them (holes.js)
+  const holes = len >= rt.holeInputMin ? rt.findHoles(bytes, cbor, rt.holeMin, rt.u32, rt.holes) : 0;
+  if (holes !== 0) {
+    copyAround(rt, bytes, holes);
+  } else if (len <= 16) {
     // a loop beats set() below about 16 bytes (6 bytes: 22 ns against 44)
     const u8 = rt.u8, base = rt.base;
     for (let i = 0; i < len; i++) u8[base + i] = bytes[i];
@@ -1734,7 +1738,26 @@ function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
   if (len <= VC_INPUT_MAX) flags |= F_VCACHE;
   if (rt.utf8Host) flags |= F_UTF8_HOST;
   if (cbor) flags |= opts.cDecodeFlags();
-  const err = cbor ? rt.x.wpw_cbor_decode(len, flags, maxDepth, TABLE_RESET_FILL) : rt.x.wpw_decode(len, flags, maxDepth, TABLE_RESET_FILL);
+  let err = decodeCall(rt, len, flags, maxDepth, cbor, holes);
+  if (err !== 0 && holes !== 0) {
+    // a hole that was no binary C skipped, a bundle, or an error: again with every byte, so that
+    // the result and the error never depend on the walk's guess
+    fillHoles(rt, bytes, holes);
+    err = decodeCall(rt, len, flags, maxDepth, cbor, 0);
+  }
+  return err;
+}
+
+/**
+ * One call of the C decoder over the input at the arena base, and the host's mirror of its
+ * tables brought up to date.
+ * @param {import('./runtime.js').Runtime} rt
+ * @param {number} len @param {number} flags @param {number} maxDepth @param {boolean} cbor
+ * @param {number} holes pairs at rt.holes that the copy left out
+ * @returns {number} C error code (0 = ok)
+ */
+function decodeCall(rt, len, flags, maxDepth, cbor, holes) {
+  const err = cbor ? rt.x.wpw_cbor_decode(len, flags, maxDepth, TABLE_RESET_FILL, holes) : rt.x.wpw_decode(len, flags, maxDepth, TABLE_RESET_FILL, holes);
   rt.refresh();
   const R = rt.u32, res = rt.res;
   if (R[res + 15] !== rt.generation) {
@@ -1750,6 +1773,33 @@ function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
   }
   if (err === 0 || R[res + 7] > 0) syncTables(rt);
   return err;
+}
+
+/**
+ * Copy bytes to the arena base except the holes (pairs at rt.holes, in order).
+ * @param {import('./runtime.js').Runtime} rt @param {Uint8Array} bytes @param {number} holes
+ */
+function copyAround(rt, bytes, holes) {
+  const u8 = rt.u8, base = rt.base, H = rt.u32, h = rt.holes;
+  let from = 0;
+  for (let i = 0; i < holes; i++) {
+    const at = H[h + 2 * i];
+    u8.set(bytes.subarray(from, at), base + from);
+    from = at + H[h + 2 * i + 1];
+  }
+  u8.set(bytes.subarray(from), base + from);
+}
+
+/**
+ * Copy the holes' bytes too (after copyAround: the input is then whole at the arena base).
+ * @param {import('./runtime.js').Runtime} rt @param {Uint8Array} bytes @param {number} holes
+ */
+function fillHoles(rt, bytes, holes) {
+  const u8 = rt.u8, base = rt.base, H = rt.u32, h = rt.holes;
+  for (let i = 0; i < holes; i++) {
+    const at = H[h + 2 * i], n = H[h + 2 * i + 1];
+    u8.set(bytes.subarray(at, at + n), base + at);
+  }
 }
 
 /**

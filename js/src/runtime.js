@@ -6,6 +6,8 @@
  * is always correct).
  */
 
+import { HOLE_INPUT_MIN, HOLE_MIN, findHoles } from './holes.js';
+
 /**
  * @typedef {object} WasmExports
  * @property {WebAssembly.Memory} memory
@@ -16,9 +18,10 @@
  * @property {(bytes: number) => number} wpw_reserve
  * @property {() => number} wpw_arena_size
  * @property {() => number} wpw_touched
- * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_decode
+ * @property {(len: number, flags: number, maxDepth: number, resetFill: number, holes: number) => number} wpw_decode
  * @property {(words: number, units: number, utf8: number, keyWords: number, xbinBytes: number) => number} wpw_encode
- * @property {(len: number, flags: number, maxDepth: number, resetFill: number) => number} wpw_cbor_decode
+ * @property {(len: number, flags: number, maxDepth: number, resetFill: number, holes: number) => number} wpw_cbor_decode
+ * @property {() => number} wpw_holes
  * @property {(maxArray: number, maxMap: number, maxStr: number, maxBin: number, maxExt: number) => void} wpw_set_limits
  * @property {(words: number, flags: number, units: number, utf8: number, keyWords: number, xbinBytes: number) => number} wpw_cbor_encode
  * @property {(words: number, flags: number, units: number, utf8: number, keyWords: number) => number} wpw_cbor_encode_tracked
@@ -104,6 +107,14 @@ export class Runtime {
     this.arena = this.u8.length - this.base;
     /** word index of the result array */
     this.res = this.x.wpw_result() >> 2;
+    /** word index of the holes of the next decode's input ((offset, length) pairs: holes.js) */
+    this.holes = this.x.wpw_holes() >> 2;
+    /** inputs from this many bytes on are searched for holes, of at least holeMin bytes each
+     * (holes.js; the tests lower them to take that way with small inputs) */
+    this.holeInputMin = HOLE_INPUT_MIN;
+    this.holeMin = HOLE_MIN;
+    /** the walk that finds them (the tests put one that guesses wrong here) */
+    this.findHoles = findHoles;
     this.keyOff = L[layout] >> 2;
     this.keyLen = L[layout + 1] >> 2;
     this.keyPool = L[layout + 2];
