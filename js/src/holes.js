@@ -48,27 +48,15 @@ function msgpackHoles(b, min, out, at) {
     if (c < 0xc0) { pos += 1 + (c & 0x1f); continue; } // fixstr
     let h = 0, size = 0;
     switch (c) {
-      case 0xc4: case 0xc5: case 0xc6: {
-        h = c === 0xc4 ? 2 : c === 0xc5 ? 3 : 5;
+      case 0xc4: case 0xc5: case 0xc6: case 0xc7: case 0xc8: case 0xc9: {
+        // bin 8, 16, 32 and ext 8, 16, 32 (their type after the length)
+        const ext = c >= 0xc7, k = ext ? c - 0xc7 : c - 0xc4;
+        h = (k === 0 ? 2 : k === 1 ? 3 : 5) + (ext ? 1 : 0);
         if (pos + h > len) return n;
-        size = c === 0xc4 ? b[pos + 1] : c === 0xc5 ? (b[pos + 1] << 8) | b[pos + 2] : be32(b, pos + 1);
-        if (size > len - pos - h) return n; // (cut short: C says so)
-        if (size >= min) {
-          out[at + 2 * n] = pos + h;
-          out[at + 2 * n + 1] = size;
-          budget += size >>> 6;
-          if (++n === HOLES_MAX) return n;
-        }
-        pos += h + size;
-        continue;
-      }
-      case 0xc7: case 0xc8: case 0xc9: {
-        h = c === 0xc7 ? 3 : c === 0xc8 ? 4 : 6;
-        if (pos + h > len) return n;
-        size = c === 0xc7 ? b[pos + 1] : c === 0xc8 ? (b[pos + 1] << 8) | b[pos + 2] : be32(b, pos + 1);
-        const type = b[pos + h - 1];
+        size = k === 0 ? b[pos + 1] : k === 1 ? (b[pos + 1] << 8) | b[pos + 2] : be32(b, pos + 1);
+        const type = ext ? b[pos + h - 1] : -1;
         if (type === 0x62) return 0; // bundled strings: C reads them out of order
-        if (size > len - pos - h) return n;
+        if (size > len - pos - h) return n; // (cut short: C says so)
         // an extension's bytes are the host's, but for types 0 and -1 (undefined, timestamps)
         // and record definitions (0x72), which C reads
         if (size >= min && type !== 0 && type !== 0xff && type !== 0x72) {
