@@ -1440,7 +1440,51 @@ static void test_packed_keys(void) {
     tu_buf_free(&p);
 }
 
+/* The tape bound (wp_cbor_tape_words) under every tag whose array elements may get a marker (a
+ * record definition, definitions, a bundle, a packed item): arrays of 64 copies of each item of
+ * one byte, after each first element of one byte, with every CBOR flag that changes what the
+ * decoder writes. None may run out of tape (a fuzz finding: the definitions tag over 22 zeros). */
+static void test_marker_tape_bound(void) {
+    static const char *const tags[] = { "d9dfff", "d9dffe", "d9dff9", "d833", "c6", "d9dff8" };
+    static const uint32_t flag_sets[] = { 0, WP_DEC_MAPS_AS_OBJECTS, WP_DEC_CBOR_RECS | WP_DEC_CBOR_DATES,
+                                          WP_DEC_CBOR_SHARED | WP_DEC_CBOR_PACKED, WP_DEC_NO_INTERN | WP_DEC_TAG_F32 };
+    tu_buf b = { 0 };
+    tu_dec x;
+    uint32_t runs = 0;
+    for (size_t k = 0; k < sizeof tags / sizeof tags[0]; k++) {
+        for (uint32_t first = 0; first < 256; first += 0x17) {
+            for (uint32_t item = 0; item < 256; item++) {
+                const uint32_t m = item >> 5, ai = item & 31u;
+                if (!(ai < 24u && (m <= 1u || m == 7u || (m != 6u && ai == 0u)))) continue; /* one byte */
+                const uint32_t m0 = first >> 5, a0 = first & 31u;
+                if (!(a0 < 24u && (m0 <= 1u || m0 == 7u || (m0 != 6u && a0 == 0u)))) continue;
+                for (size_t f = 0; f < sizeof flag_sets / sizeof flag_sets[0]; f++) {
+                    b.len = 0;
+                    tu_buf_hex(&b, tags[k]);
+                    tu_buf_hex(&b, "98 41");
+                    tu_buf_u8(&b, first);
+                    for (int j = 0; j < 64; j++) tu_buf_u8(&b, item);
+                    wp_tables_reset(&T);
+                    wp_err rc = tu_decode_fn(&x, &T, wp_cbor_decode, b.p, (uint32_t)b.len, flag_sets[f], 0, 0, NULL);
+                    if (rc == WP_ERR_TAPE_FULL) {
+                        tu_case("tag %s over [%02x, 64 x %02x], flags %x", tags[k], first, item, flag_sets[f]);
+                        CHECK(rc != WP_ERR_TAPE_FULL, "TAPE_FULL with tape words from the bound");
+                        tu_end();
+                    }
+                    tu_dec_free(&x);
+                    runs++;
+                }
+            }
+        }
+    }
+    tu_case("marker tape bound: %u decodes", runs);
+    CHECK(runs > 1000);
+    tu_end();
+    tu_buf_free(&b);
+}
+
 int main(void) {
+    test_marker_tape_bound();
     for (size_t i = 0; i < sizeof appendix_a / sizeof appendix_a[0]; i++) run_acase("appendix A", i, &appendix_a[i]);
     for (size_t i = 0; i < sizeof extra_ok / sizeof extra_ok[0]; i++) run_acase("extra", i, &extra_ok[i]);
     test_flag_cases();
