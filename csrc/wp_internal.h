@@ -621,9 +621,9 @@ WP_INLINE void wp_dec_reset(wp_decoder *d, const wp_tables *tb) {
     d->err.offset = 0;
 }
 
-/* A binary payload of n bytes at input offset off, skipped: false when it is not the next hole
- * exactly but reaches past that hole's start (wirepack.h, wp_decoder.holes). Called only when the
- * decoder has holes. */
+/* The n bytes at input offset off of a binary or extension, skipped unread: false when they are
+ * not the next hole exactly but reach past that hole's start (wirepack.h, wp_decoder.holes).
+ * Called only when the decoder has holes. */
 WP_INLINE bool wp_hole_skip(wp_decoder *d, uint32_t off, uint32_t n) {
     const uint32_t i = d->holes_seen;
     if (i >= d->nholes || (uint64_t)off + n <= d->holes[2 * i]) return true;
