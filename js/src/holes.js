@@ -1,14 +1,14 @@
 // @ts-check
 /**
- * Holes: where the long binaries of a large input lie, so that the decode copies the rest of the
- * input into wasm memory and leaves them out (the C decoders never read a binary's bytes, and the
- * values made from them are views or copies of the caller's input). The walk below is a guess:
- * C checks that each hole is exactly the payload of a binary item it skipped, and fails the call
- * with WP_ERR_HOLE otherwise (and at any bundle, whose strings it reads out of order), and the
- * caller then copies the holes as well and decodes again (csrc/wirepack.h, wp_decoder.holes). So
- * the walk need not know what C knows (records, extensions, nesting): it reads the items' heads
- * one after another, skipping strings and binaries, and stops where it is unsure, or when its
- * budget of items is spent, keeping what it found before.
+ * Holes: where the long binaries (and extension data) of a large input lie, so that the decode
+ * copies the rest of the input into wasm memory and leaves them out (the C decoders never read
+ * those bytes, and the values made from them are views or copies of the caller's input). The
+ * walk below is a guess: C checks that each hole is exactly the bytes of an item it skipped, and
+ * fails the call with WP_ERR_HOLE otherwise (and at any bundle, whose strings it reads out of
+ * order), and the caller then copies the holes as well and decodes again (csrc/wirepack.h,
+ * wp_decoder.holes). So the walk need not know what C knows (records, extensions, nesting): it
+ * reads the items' heads one after another, skipping strings and binaries, and stops where it is
+ * unsure, or when its budget of items is spent, keeping what it found before.
  */
 
 /** Holes C takes in one call (csrc/wp_wasm.c WP_HOLES_MAX). */
