@@ -81,7 +81,7 @@ export class Runtime {
     /** @type {WasmExports} */
     this.x = /** @type {any} */ (instance.exports);
     this.memory = this.x.memory;
-    /** when memory calls grew past RELEASE_MEMORY_BYTES goes (the main instance's; releaseMemory) */
+    /** when the memory goes once calls have written past RELEASE_MEMORY_BYTES (the main instance's; releaseMemory) */
     this.keeper = new MemoryKeeper(() => dropMain(this));
     /** @type {ArrayBuffer | null} */
     this.buffer = null;

@@ -44,7 +44,7 @@ export class TcRuntime {
   constructor(instance) {
     /** @type {TcExports} */
     this.x = /** @type {any} */ (instance.exports);
-    /** when memory calls grew past RELEASE_MEMORY_BYTES goes (releaseTranscodeMemory) */
+    /** when the memory goes once calls have written past RELEASE_MEMORY_BYTES (releaseTranscodeMemory) */
     this.keeper = new MemoryKeeper(() => {
       if (rt === this && loaded !== null) rt = new TcRuntime(new WebAssembly.Instance(loaded, {}));
       return true;

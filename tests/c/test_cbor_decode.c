@@ -1444,6 +1444,12 @@ static void test_packed_keys(void) {
  * record definition, definitions, a bundle, a packed item): arrays of 64 copies of each item of
  * one byte, after each first element of one byte, with every CBOR flag that changes what the
  * decoder writes. None may run out of tape (a fuzz finding: the definitions tag over 22 zeros). */
+/* Whether an item is its first byte b alone (wp_cbor.c's wp_cb_one_byte, which is private). */
+static int one_byte_item(uint32_t b) {
+    const uint32_t m = b >> 5, ai = b & 31u;
+    return ai < 24u && (m <= 1u || m == 7u || (m != 6u && ai == 0u));
+}
+
 static void test_marker_tape_bound(void) {
     static const char *const tags[] = { "d9dfff", "d9dffe", "d9dff9", "d833", "c6", "d9dff8" };
     static const uint32_t flag_sets[] = { 0, WP_DEC_MAPS_AS_OBJECTS, WP_DEC_CBOR_RECS | WP_DEC_CBOR_DATES,
@@ -1454,10 +1460,7 @@ static void test_marker_tape_bound(void) {
     for (size_t k = 0; k < sizeof tags / sizeof tags[0]; k++) {
         for (uint32_t first = 0; first < 256; first += 0x17) {
             for (uint32_t item = 0; item < 256; item++) {
-                const uint32_t m = item >> 5, ai = item & 31u;
-                if (!(ai < 24u && (m <= 1u || m == 7u || (m != 6u && ai == 0u)))) continue; /* one byte */
-                const uint32_t m0 = first >> 5, a0 = first & 31u;
-                if (!(a0 < 24u && (m0 <= 1u || m0 == 7u || (m0 != 6u && a0 == 0u)))) continue;
+                if (!one_byte_item(item) || !one_byte_item(first)) continue;
                 for (size_t f = 0; f < sizeof flag_sets / sizeof flag_sets[0]; f++) {
                     b.len = 0;
                     tu_buf_hex(&b, tags[k]);

@@ -324,6 +324,15 @@ typedef struct fz_walk {
     int bundles_met;          /* a bundle (MessagePack), a bundle marker or tag 0xdff9 (CBOR) was met */
 } fz_walk;
 
+/* Keep the bytes of an entry that may be a hole (BIN, and EXT and EXTP but of types 0 and -1) in
+ * the walk's list, when it keeps one. */
+static inline void fz_note_bin(fz_walk *x, uint32_t off, uint32_t n) {
+    if (!x->bins || x->nbins >= x->bins_cap) return;
+    x->bins[2 * x->nbins] = off;
+    x->bins[2 * x->nbins + 1] = n;
+    x->nbins++;
+}
+
 typedef struct fz_wframe {
     uint32_t remaining;       /* items left: n (arrays), 2n (maps), 1 (tags) */
     uint32_t kind;            /* WP_T_ARR, WP_T_MAP, WP_T_OBJ, WP_T_SHAPED, WP_T_TAG; MessagePack
@@ -670,7 +679,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             uint32_t n = w[x->i], off = w[x->i + 1];
             x->i += 2;
             FZ_CHECK(off <= d->len && n <= d->len - off, "BIN %u@%u outside the input (%u)", n, off, d->len);
-            if (x->bins && x->nbins < x->bins_cap) { x->bins[2 * x->nbins] = off; x->bins[2 * x->nbins + 1] = n; x->nbins++; }
+            fz_note_bin(x, off, n);
             fz_lim(x, FZ_LIM_BIN, n);
             if (c) { fz_buf_u8(c, 'Y'); fz_buf_u32(c, n); fz_buf_put(c, d->in + off, n); }
             if (et) { fz_et_len(et, WP_E_BIN, n); fz_et_bytes(et, d->in + off, n); }
@@ -699,7 +708,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             x->i += 2;
             FZ_CHECK(p <= 0xff, "EXT type %u", p);
             FZ_CHECK(off <= d->len && n <= d->len - off, "EXT outside the input");
-            if (x->bins && x->nbins < x->bins_cap && p != 0 && p != 0xff) { x->bins[2 * x->nbins] = off; x->bins[2 * x->nbins + 1] = n; x->nbins++; }
+            if (p != 0 && p != 0xff) fz_note_bin(x, off, n);
             {
                 const wp_ext_config *xc = d->ext;
                 int raw = xc && fz_bit(xc->raw, p);
@@ -918,7 +927,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             FZ_CHECK(p <= 0xff, "EXTP type %u", p);
             FZ_CHECK(fz_bit(d->ext->any, p) || (fz_bit(d->ext->fix1, p) && n == 1), "EXTP of type %u (length %u) not prefix", p, n);
             FZ_CHECK(off <= d->len && n <= d->len - off, "EXTP outside the input");
-            if (x->bins && x->nbins < x->bins_cap && p != 0 && p != 0xff) { x->bins[2 * x->nbins] = off; x->bins[2 * x->nbins + 1] = n; x->nbins++; }
+            if (p != 0 && p != 0xff) fz_note_bin(x, off, n);
             fz_lim(x, FZ_LIM_EXT, n);
             if (c) { fz_buf_u8(c, 'P'); fz_buf_u8(c, p); fz_buf_u32(c, n); fz_buf_put(c, d->in + off, n); }
             if (et) x->skip = 1;
