@@ -43,8 +43,8 @@ hash_str() { printf '%s' "$*" | sha256sum | cut -d' ' -f1; }
 
 # ------------------------------------------------------------------ 1. system packages
 # libclang-rt-14-dev: the ASan/UBSan runtimes for the native C tests; gcc: they check that the
-# sources also build warning-free with it (tests/c/run.sh).
-APT_PKGS=(clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev binaryen chromium emscripten gcc)
+# sources also build warning-free with it (tests/c/run.sh); python3: scripts/wat-if-blocks.py.
+APT_PKGS=(clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev binaryen chromium emscripten gcc python3)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$p")
@@ -89,8 +89,9 @@ WASM_FEATURES=(-mbulk-memory -msimd128 -msign-ext -mmutable-globals -mnontrappin
 CFLAGS_WASM=(--target=wasm32 -nostdlib -O3 -flto "${WASM_FEATURES[@]}" -Wall -Wextra -Icsrc)
 INITIAL_MEMORY=$((2 * 1024 * 1024))  # grows at run time (no maximum is set)
 LDFLAGS_WASM=(--no-entry --strip-debug -z stack-size=131072 --lto-O3)
-WASM_OPT_FLAGS=(-O3 --enable-bulk-memory --enable-simd --enable-sign-ext --enable-mutable-globals
-  --enable-nontrapping-float-to-int --strip-debug --strip-producers)
+WASM_OPT_FEATURES=(--enable-bulk-memory --enable-simd --enable-sign-ext --enable-mutable-globals
+  --enable-nontrapping-float-to-int)
+WASM_OPT_FLAGS=(-O3 "${WASM_OPT_FEATURES[@]}" --strip-debug --strip-producers)
 # The main codec is built for size (-Oz): 22% smaller (34 KB, 13.8 KB gzip, against 43.7 KB /
 # 17.1 KB at -O3) and compiled faster at start-up (Node new WebAssembly.Module 0.71 ms median
 # against 0.76), with encode and decode speed within run-to-run noise of -O3 in interleaved
@@ -113,13 +114,26 @@ CODEC_LDFLAGS=("${LDFLAGS_WASM[@]/--lto-O3/--lto-O2}")
 # December 2026: moving a record definition (MessagePack) out of the item loop measured the same
 # as inlined when wasm-opt inlined it back, and 0.95x on records when it was kept out.)
 CODEC_OPT_FLAGS=("${WASM_OPT_FLAGS[@]}")
+# Then every `if` without a result becomes blocks and br_if (scripts/wat-if-blocks.py, through
+# wasm-dis and wasm-as): the same control flow, for the first call's sake. V8 compiles each wasm
+# function on its first call with its baseline compiler (Liftoff), whose memory for a function
+# grows with its locals times its ifs, blocks and loops; the decoders (60-65 locals, ~100 and
+# ~190 ifs) took 1.05 and 1.62 MB of it, which in this VM (every fresh page mapped for ~16 us)
+# made the first MessagePack decode of a process cost 4.2-4.8 ms and the first CBOR decode
+# 5.3-5.7 ms (node --trace-wasm-compilation-times; process.resourceUsage: 250 and 418 page
+# faults). With blocks: 0.83 and 1.16 MB, first calls 3.1-3.4 and 3.7-3.9 ms (fresh processes,
+# December 2026). Compiled by TurboFan, the C alone measured the same (bench/ab.js --mode=c, 8
+# decodes, 3 processes: 0.97-1.01x). Running wasm-opt again after it (optimize-instructions,
+# merge-blocks) got the bytes back (-86 B gzipped) but cost the decoders 3-7%, so it does not.
+# Size: +3.3 KB, +0.46 KB gzipped.
+CODEC_IF_BLOCKS=1
 # compiler-rt builtins (e.g. __multi3 for 128-bit multiplies); only what is referenced is linked.
 RT_BUILTINS="$("$CLANG" --target=wasm32-unknown-wasi --print-libgcc-file-name 2>/dev/null || true)"
 [[ -f "$RT_BUILTINS" ]] || RT_BUILTINS=""
 
 tool_versions="$("$CLANG" --version | head -1) | $(wasm-opt --version)"
-wasm_hash="$(hash_str "$(hash_inputs "${CSRC[@]}" "${CHDR[@]}")" "${CODEC_CFLAGS[*]}" "${CODEC_LDFLAGS[*]}" \
-  "$INITIAL_MEMORY" "${CODEC_OPT_FLAGS[*]}" "$RT_BUILTINS" "$tool_versions")"
+wasm_hash="$(hash_str "$(hash_inputs "${CSRC[@]}" "${CHDR[@]}" scripts/wat-if-blocks.py)" "${CODEC_CFLAGS[*]}" "${CODEC_LDFLAGS[*]}" \
+  "$INITIAL_MEMORY" "${CODEC_OPT_FLAGS[*]}" "$CODEC_IF_BLOCKS" "$RT_BUILTINS" "$tool_versions")"
 
 if up_to_date wasm "$wasm_hash" && [[ -f build/wirepack.wasm ]]; then
   :
@@ -154,6 +168,12 @@ else
   cat build/link.err >&2
   rm -f build/link.err
   wasm-opt "${CODEC_OPT_FLAGS[@]}" build/wirepack.raw.wasm -o build/wirepack.wasm.tmp
+  if ((CODEC_IF_BLOCKS)); then
+    wasm-dis build/wirepack.wasm.tmp -o build/wirepack.opt.wat
+    python3 scripts/wat-if-blocks.py build/wirepack.opt.wat build/wirepack.blocks.wat
+    wasm-as "${WASM_OPT_FEATURES[@]}" build/wirepack.blocks.wat -o build/wirepack.wasm.tmp # (validates)
+    rm -f build/wirepack.opt.wat build/wirepack.blocks.wat
+  fi
   mv build/wirepack.wasm.tmp build/wirepack.wasm
   rm -f build/wirepack.raw.wasm
   mark_done wasm "$wasm_hash"
