@@ -51,14 +51,19 @@ function childTimes(script, trials) {
 
 /**
  * Source for a start-up child: import spec, then time its first encode + decode of a small value
- * into the variable `name` (a `t` must be declared).
+ * into the variable `name`, and count the minor page faults it took into `${name}Faults` (a `t`
+ * must be declared). In this VM a fault (a page of memory the process had not touched) costs
+ * ~16 us, and most of a first call's time is V8 compiling code into fresh memory: wasm functions
+ * are compiled on their first call (build.sh, scripts/wat-if-blocks.py).
  */
 function firstCallSource(name, spec, enc, dec) {
   return `
       const ${name}Lib = await import('${spec}');
+      const ${name}F0 = process.resourceUsage().minorPageFault;
       t = performance.now();
       ${name}Lib.${dec}(${name}Lib.${enc}({ a: [1, 'x'] }));
-      const ${name} = performance.now() - t;`;
+      const ${name} = performance.now() - t;
+      const ${name}Faults = process.resourceUsage().minorPageFault - ${name}F0;`;
 }
 
 export default {
@@ -111,11 +116,11 @@ export default {
       t = performance.now();
       await import('./dist/esm/index.node.js');
       const importMs = performance.now() - t;${firstCallSource('firstCall', './dist/esm/index.node.js', 'pack', 'unpack')}${firstCallSource('firstCbor', './dist/esm/cbor.node.js', 'encode', 'decode')}
-      console.log(JSON.stringify({ compile, instantiate, importMs, firstCall, firstCbor }));`, trials);
+      console.log(JSON.stringify({ compile, instantiate, importMs, firstCall, firstCbor, firstCallFaults, firstCborFaults }));`, trials);
     // the peers' first calls, the same way (their code is compiled on first use too)
     const peersFirst = childTimes(`
       let t;${firstCallSource('msgpackr', 'msgpackr', 'pack', 'unpack')}${firstCallSource('cborx', 'cbor-x', 'encode', 'decode')}
-      console.log(JSON.stringify({ msgpackr, cborx }));`, trials);
+      console.log(JSON.stringify({ msgpackr, cborx, msgpackrFaults, cborxFaults }));`, trials);
     out(`${h} size: ${this.title}`);
     out();
     out('esbuild (bundle, minify, browser conditions, ESM, es2022) of each library\'s whole API, gzip -9. wirepack\'s browser entries inline the wasm as base64 (one file, no fetch); the "JS + wasm binary" row is what a build that loads the .wasm file separately ships.');
@@ -123,9 +128,10 @@ export default {
     out(table(['bundle', 'minified B', 'gzip B', 'note'], rows.map((r) => [r.what, Number.isNaN(r.min) ? 'n/a' : int(r.min), Number.isNaN(r.gz) ? 'n/a' : int(r.gz), r.note]), ['l', 'r', 'r', 'l']));
     out();
     const f = (s) => `${s.median.toFixed(2)} ms (min ${s.min.toFixed(2)}, max ${s.max.toFixed(2)})`;
+    const pf = (s) => `, ${int(s.median)} page faults`;
     out(`Node ${process.version} start-up, median of ${trials} fresh processes: \`new WebAssembly.Module\` (${int(wasm.length)} B) ${f(startup.compile)}; \`new WebAssembly.Instance\` ${f(startup.instantiate)}; ` +
-      `\`await import('wirepack')\` (read + base64 + compile + instantiate + evaluation) ${f(startup.importMs)}; first pack + unpack (of { a: [1, 'x'] }, after the import) ${f(startup.firstCall)}, ` +
-      `then the first CBOR encode + decode ${f(startup.firstCbor)}: V8 compiles each wasm function on its first call; msgpackr's first pack + unpack ${f(peersFirst.msgpackr)}, cbor-x's first encode + decode ${f(peersFirst.cborx)} (also fresh processes). Chromium's compile time is in the browser suite.`);
+      `\`await import('wirepack')\` (read + base64 + compile + instantiate + evaluation) ${f(startup.importMs)}; first pack + unpack (of { a: [1, 'x'] }, after the import) ${f(startup.firstCall)}${pf(startup.firstCallFaults)}, ` +
+      `then the first CBOR encode + decode ${f(startup.firstCbor)}${pf(startup.firstCborFaults)}: V8 compiles each wasm function on its first call; msgpackr's first pack + unpack ${f(peersFirst.msgpackr)}${pf(peersFirst.msgpackrFaults)}, cbor-x's first encode + decode ${f(peersFirst.cborx)}${pf(peersFirst.cborxFaults)} (also fresh processes). Chromium's compile time is in the browser suite.`);
     const mr = rows.find((r) => r.what.startsWith('msgpackr')), cx = rows.find((r) => r.what.startsWith('cbor-x'));
     result.size = { rows, startup, peersFirst, trials };
     out();
