@@ -169,10 +169,16 @@ else
   rm -f build/link.err
   wasm-opt "${CODEC_OPT_FLAGS[@]}" build/wirepack.raw.wasm -o build/wirepack.wasm.tmp
   if ((CODEC_IF_BLOCKS)); then
-    wasm-dis build/wirepack.wasm.tmp -o build/wirepack.opt.wat
-    python3 scripts/wat-if-blocks.py build/wirepack.opt.wat build/wirepack.blocks.wat
-    wasm-as "${WASM_OPT_FEATURES[@]}" build/wirepack.blocks.wat -o build/wirepack.wasm.tmp # (validates)
-    rm -f build/wirepack.opt.wat build/wirepack.blocks.wat
+    # (only start-up depends on it: should another binaryen print what the script cannot read, the
+    # build goes on with wasm-opt's module and says so)
+    if wasm-dis build/wirepack.wasm.tmp -o build/wirepack.opt.wat &&
+      python3 scripts/wat-if-blocks.py build/wirepack.opt.wat build/wirepack.blocks.wat &&
+      wasm-as "${WASM_OPT_FEATURES[@]}" build/wirepack.blocks.wat -o build/wirepack.blocks.wasm; then # (wasm-as validates)
+      mv build/wirepack.blocks.wasm build/wirepack.wasm.tmp
+    else
+      echo "build.sh: WARNING: scripts/wat-if-blocks.py failed; build/wirepack.wasm keeps its ifs (the first decode of a process is slower)" >&2
+    fi
+    rm -f build/wirepack.opt.wat build/wirepack.blocks.wat build/wirepack.blocks.wasm
   fi
   mv build/wirepack.wasm.tmp build/wirepack.wasm
   rm -f build/wirepack.raw.wasm
