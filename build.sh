@@ -117,13 +117,16 @@ CODEC_OPT_FLAGS=("${WASM_OPT_FLAGS[@]}")
 # Then every `if` without a result becomes blocks and br_if (scripts/wat-if-blocks.py, through
 # wasm-dis and wasm-as): the same control flow, for the first call's sake. V8 compiles each wasm
 # function on its first call with its baseline compiler (Liftoff), whose memory for a function
-# grows with its locals times its ifs, blocks and loops; the decoders (60-65 locals, ~100 and
-# ~190 ifs) took 1.05 and 1.62 MB of it, which in this VM (every fresh page mapped for ~16 us)
-# made the first MessagePack decode of a process cost 4.2-4.8 ms and the first CBOR decode
-# 5.3-5.7 ms (node --trace-wasm-compilation-times; process.resourceUsage: 250 and 418 page
-# faults). With blocks: 0.83 and 1.16 MB, first calls 3.1-3.4 and 3.7-3.9 ms (fresh processes,
-# December 2026). Compiled by TurboFan, the C alone measured the same (bench/ab.js --mode=c, 8
-# decodes, 3 processes: 0.97-1.01x). Running wasm-opt again after it (optimize-instructions,
+# grows with its locals times its ifs, blocks and loops (about 10 KB a local for wpw_decode); the
+# decoders (60-65 locals, ~100 and ~190 ifs) took 1.05 and 1.62 MB of it, which in this VM (every
+# fresh page mapped for ~16 us) made the first MessagePack decode of a process cost 4.1 ms and the
+# first CBOR decode 5.7-6.1 ms (node --trace-wasm-compilation-times; process.resourceUsage: 250 and
+# 418 page faults). With blocks: 0.83 and 1.16 MB, 3.2 and 4.9 ms; with the decoders' flags read
+# from memory as well (wp_msgpack.c, wp_cbor.c): 0.57 and 0.89 MB, 2.4 and 4.0 ms (fresh
+# processes, medians of 11, December 2026). Chromium 156 (V8 15.6), a fresh page each: 7.6 and
+# 13.8 ms before, 2.1 and 7.6 ms after both. Compiled by TurboFan, the C alone measured the same
+# (bench/ab.js --mode=c, 8-14 decode cases, 3-4 processes: 0.97-1.05x; in Chromium, the same way,
+# 0.96-1.05x both ways round). Running wasm-opt again after it (optimize-instructions,
 # merge-blocks) got the bytes back (-86 B gzipped) but cost the decoders 3-7%, so it does not.
 # Size: +3.3 KB, +0.46 KB gzipped.
 CODEC_IF_BLOCKS=1
