@@ -10,14 +10,14 @@ The same control flow, so optimizing compilers emit the same code (build.sh's no
 measurements), but V8's baseline compiler (Liftoff), which compiles each function on its first
 call, copies its whole register state (a slot per local) at every `if` for the else arm and again
 where the arms meet, and holds every copy until the function is compiled: for the decoders (60-65
-locals, ~100 and ~190 ifs) that was a third of the memory it took, and in a VM that maps each
-fresh page for ~15 us, milliseconds of the first decode. Blocks reached only by br_if take one
-state where the branch meets them.
+locals, ~100 and ~190 ifs) that was a fifth to a quarter of the memory it took (1.05 -> 0.83 MB,
+1.62 -> 1.16 MB), and in a VM that maps each fresh page for ~16 us, a millisecond or two of the
+first decode. Blocks reached only by br_if take one state where the branch meets them.
 
 Fails (exit 1) on anything it does not know how to read, rather than guess: block comments,
-unbalanced parentheses, an `if` with a label or a condition it cannot find, labels of ours that
-the input already uses. Arms are written as wasm-dis prints them, `(then ...)`/`(else ...)` or one
-expression each.
+unbalanced parentheses, an `if` of a form it does not know, a branch by depth rather than by
+label (new blocks would change its target), labels of ours that the input already uses. Arms are
+written as wasm-dis prints them, `(then ...)`/`(else ...)` or one expression each.
 """
 import re
 import sys
@@ -62,6 +62,11 @@ class Rewriter:
     def visit(self, x):
         if not isinstance(x, list):
             return x
+        if is_node(x) and x[0] in ('br', 'br_if', 'br_table', 'delegate', 'rethrow'):
+            # branches must name their targets: a depth would change meaning under new blocks
+            for a in x[1:]:
+                if isinstance(a, str) and not a.startswith('$'):
+                    raise SystemExit('wat-if-blocks: a branch by depth (%s %s)' % (x[0], a))
         x = [self.visit(e) for e in x]
         if not is_node(x, 'if'):
             return x
