@@ -804,12 +804,16 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             /* tags from 2^64 - 3 * 2^16 up are the decoder's own markers around cbor-x record
              * definitions, packed tables and bundles: a rebuild cannot express them */
             if (tv >= 0xfffffffffffd0000ull) x->skip = 1;
-            /* cbor-x's bundle tag over anything that was no bundle (its array's first element no
-             * unsigned integer) stays a tag; its rebuild may be one: an integral float or a small
-             * bignum there comes back as an unsigned integer (values are JS numbers), which makes
-             * the rebuilt tag a bundle whose offset points anywhere (found by fuzz_roundtrip:
-             * d9dff9 84 60 40 01 d9dff9 84 f95d84 40 40 00, where 353.0 became 353) */
-            if (tv == 0xdff9u) x->skip = 1;
+            /* cbor-x's bundle tag over an array that was no bundle (its first element no unsigned
+             * integer) stays a tag; its rebuild may be one: an integral float or a small bignum
+             * there comes back as an unsigned integer (values are JS numbers), which makes the
+             * rebuilt tag a bundle whose offset points anywhere (found by fuzz_roundtrip:
+             * d9dff9 84 60 40 01 d9dff9 84 f95d84 40 40 00, where 353.0 became 353). Over
+             * anything but an array it rebuilds as it was. */
+            if (tv == 0xdff9u && x->i < x->limit) {
+                const uint32_t k = w[x->i] & 0xffu;
+                if (k == WP_T_ARR || k == WP_T_NUMRUN || k == WP_T_SCALARRUN) x->skip = 1;
+            }
             /* the bundle marker: a bundle is open for the rest of this value (cb_bundle), and
              * its [s0, s1, offset] are not values (nolim, set below with its frame) */
             const int bundle_marker = tv == 0xfffffffffffd0000ull;
