@@ -129,8 +129,8 @@ CODEC_OPT_FLAGS=("${WASM_OPT_FLAGS[@]}")
 # 0.96-1.05x both ways round). Running wasm-opt again after it (optimize-instructions,
 # merge-blocks) got the bytes back (-86 B gzipped) but cost the decoders 3-7%, so it does not.
 # Size: +3.3 KB, +0.46 KB gzipped.
-CODEC_IF_BLOCKS=1
-# if_blocks FILE.wasm: rewrite FILE in place as above. Only start-up depends on it: should another
+IF_BLOCKS=1
+# if_blocks FILE.wasm: rewrite FILE in place as above (both modules). Only start-up depends on it: should another
 # binaryen print what the script cannot read, the build goes on with wasm-opt's module and says so.
 if_blocks() {
   local w="$1" base="${1%.wasm*}"
@@ -149,7 +149,7 @@ RT_BUILTINS="$("$CLANG" --target=wasm32-unknown-wasi --print-libgcc-file-name 2>
 
 tool_versions="$("$CLANG" --version | head -1) | $(wasm-opt --version)"
 wasm_hash="$(hash_str "$(hash_inputs "${CSRC[@]}" "${CHDR[@]}" scripts/wat-if-blocks.py)" "${CODEC_CFLAGS[*]}" "${CODEC_LDFLAGS[*]}" \
-  "$INITIAL_MEMORY" "${CODEC_OPT_FLAGS[*]}" "$CODEC_IF_BLOCKS" "$RT_BUILTINS" "$tool_versions")"
+  "$INITIAL_MEMORY" "${CODEC_OPT_FLAGS[*]}" "$IF_BLOCKS" "$RT_BUILTINS" "$tool_versions")"
 
 if up_to_date wasm "$wasm_hash" && [[ -f build/wirepack.wasm ]]; then
   :
@@ -184,7 +184,7 @@ else
   cat build/link.err >&2
   rm -f build/link.err
   wasm-opt "${CODEC_OPT_FLAGS[@]}" build/wirepack.raw.wasm -o build/wirepack.wasm.tmp
-  ((CODEC_IF_BLOCKS)) && if_blocks build/wirepack.wasm.tmp
+  ((IF_BLOCKS)) && if_blocks build/wirepack.wasm.tmp
   mv build/wirepack.wasm.tmp build/wirepack.wasm
   rm -f build/wirepack.raw.wasm
   mark_done wasm "$wasm_hash"
@@ -219,10 +219,9 @@ shopt -u nullglob
 # C alone (tcw_transcode replayed, both trees in one process, both orders, four fixtures each way
 # between JSON and MessagePack/CBOR) 0.91-1.05x with no consistent sign (0.2 us inputs 0.98-1.17x,
 # at the timer's resolution). Size +6.1 KB, +0.70 KB gzipped (not in the codecs' bundle).
-TC_IF_BLOCKS=1
 if ((${#TC_SRC[@]})); then
   tc_hash="$(hash_str "$(hash_inputs "${TC_SRC[@]}" "${TC_HDR[@]}" "${CHDR[@]}" scripts/wat-if-blocks.py)" "${CFLAGS_WASM[*]}" \
-    "${LDFLAGS_WASM[*]}" "${WASM_OPT_FLAGS[*]}" "$TC_IF_BLOCKS" "$RT_BUILTINS" "$tool_versions")"
+    "${LDFLAGS_WASM[*]}" "${WASM_OPT_FLAGS[*]}" "$IF_BLOCKS" "$RT_BUILTINS" "$tool_versions")"
   if up_to_date transcode_wasm "$tc_hash" && [[ -f build/wirepack-transcode.wasm ]]; then
     :
   else
@@ -238,7 +237,7 @@ if ((${#TC_SRC[@]})); then
     "$WASM_LD" "${LDFLAGS_WASM[@]}" --initial-memory="$INITIAL_MEMORY" build/obj-transcode/*.o \
       ${RT_BUILTINS:+"$RT_BUILTINS"} -o build/wirepack-transcode.raw.wasm
     wasm-opt "${WASM_OPT_FLAGS[@]}" build/wirepack-transcode.raw.wasm -o build/wirepack-transcode.wasm.tmp
-    ((TC_IF_BLOCKS)) && if_blocks build/wirepack-transcode.wasm.tmp
+    ((IF_BLOCKS)) && if_blocks build/wirepack-transcode.wasm.tmp
     mv build/wirepack-transcode.wasm.tmp build/wirepack-transcode.wasm
     rm -f build/wirepack-transcode.raw.wasm
     mark_done transcode_wasm "$tc_hash"
