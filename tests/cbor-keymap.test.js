@@ -131,3 +131,76 @@ describe('keyMap', () => {
     expect(seen).toEqual([{ t: 1 }, [{ v: 2 }]]);
   });
 });
+
+// cbor-x's experimental `_keyMap` (undocumented there, but public methods of its Encoder and
+// Decoder): mapEncode writes the plain objects of an array as Maps with mapped keys (tag 259),
+// mapDecode turns them back into objects. Unlike cbor-x, elements that are not plain objects are
+// written as they are (cbor-x made a number, a Date or a Map an empty Map: data lost).
+describe('_keyMap (mapEncode / mapDecode)', () => {
+  const km = { name: 1, value: 2 };
+  const rows = [{ name: 'a', value: 1 }, { name: 'b', value: 2, extra: 3 }, {}];
+
+  test('byte-exact with cbor-x both ways, and each decodes the other', () => {
+    const ours = new Encoder({ _keyMap: km }).mapEncode(rows);
+    const theirs = new cborx.Encoder({ _keyMap: km }).mapEncode(rows);
+    expect(hex(ours)).toBe(hex(theirs));
+    // [259({1: "a", 2: 1}), ...]
+    expect(hex(ours).startsWith('83d90103a201616102' + '01')).toBe(true);
+    expect(new Decoder({ _keyMap: km }).mapDecode(theirs)).toEqual(rows);
+    expect(new Encoder({ _keyMap: km }).mapDecode(ours)).toEqual(rows);
+    expect(new cborx.Decoder({ _keyMap: km }).mapDecode(ours)).toEqual(rows);
+    // decode alone gives the Maps as written (records off, tag 259 keeps Maps)
+    expect(new Decoder({ _keyMap: km }).decode(ours)[0]).toEqual(new Map([[1, 'a'], [2, 1]]));
+  });
+
+  test('the key helpers match cbor-x', () => {
+    for (const L of [{ Encoder, Decoder }, cborx]) {
+      const e = new L.Encoder({ _keyMap: km, keyMap: { t: 6 } });
+      expect(e.encodeKeys({ name: 'x', other: 1 })).toEqual(new Map([[1, 'x'], ['other', 1]]));
+      expect(e.decodeKeys(new Map([[2, 'v'], ['z', 0]]))).toEqual({ value: 'v', z: 0 });
+      expect(e.decodeKeys([1, 2])).toEqual([1, 2]);
+      expect(e.encodeKey('t')).toBe(6);
+      expect(e.decodeKey(6)).toBe('t');
+      expect(e.decodeKey(7)).toBe(7);
+      const d = new L.Decoder({ keyMap: { t: 6 } });
+      expect(d.encodeKey('t')).toBe(6);
+      expect(d.encodeKey('u')).toBe('u');
+      // without _keyMap they do nothing
+      expect(d.encodeKeys({ t: 1 })).toEqual({ t: 1 });
+      const m = new Map([[6, 1]]);
+      expect(d.decodeKeys(m)).toBe(m);
+    }
+  });
+
+  test('without _keyMap, mapEncode and mapDecode are encode and decode', () => {
+    const e = new Encoder({ useRecords: false });
+    expect(hex(e.mapEncode(rows))).toBe(hex(e.encode(rows)));
+    expect(new Decoder({ mapsAsObjects: true }).mapDecode(e.encode(rows))).toEqual(rows);
+    expect(e.mapDecode(e.encode(rows))).toEqual(rows);
+    // (cbor-x writes 16-bit map heads with records off: see the top of this file)
+    expect(raw(new Encoder({ useRecords: false }).mapEncode(rows))).toEqual(raw(new cborx.Encoder({ useRecords: false }).mapEncode(rows)));
+  });
+
+  test('what is not a plain object is written as it is (cbor-x: an empty Map), and only the top array is mapped', () => {
+    const when = new Date(86400000);
+    const v = [5, 'x', null, when, [{ name: 1 }], new Map([['k', 1]]), { name: { value: 2 } }];
+    const e = new Encoder({ _keyMap: km });
+    const back = e.mapDecode(e.mapEncode(v));
+    // the Map element comes back an object, as every Map of the array (cbor-x's rule); the nested
+    // object keeps its own key (only the array's elements are mapped)
+    expect(back).toEqual([5, 'x', null, when, [{ name: 1 }], { k: 1 }, { name: { value: 2 } }]);
+    expect(new Encoder({ _keyMap: km }).mapEncode(7)).toEqual(new Encoder({ _keyMap: km }).encode(7));
+  });
+
+  test('__proto__ and constructor keys are own properties; keys no property name can be keep the Map', () => {
+    const e = new Encoder({ _keyMap: { __proto__: null, constructor: 3, polluted: 4 } });
+    const row = JSON.parse('{"__proto__": {"polluted": true}, "constructor": 1}');
+    const back = e.mapDecode(e.mapEncode([row]))[0];
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(Object.keys(back)).toEqual(['__proto__', 'constructor']);
+    expect(back.__proto__).toEqual({ polluted: true });
+    expect(({}).polluted).toBeUndefined();
+    const m = new Map([[new Uint8Array([1]), 2]]);
+    expect(new Decoder({ _keyMap: km }).decodeKeys(m)).toBe(m);
+  });
+});

@@ -39,6 +39,7 @@ const configs = {
     () => new Encoder({ structuredClone: true, indefiniteLengths: true }),
     () => new Encoder({ keyMap: { name: 'n' }, tagUint8Array: false, useTag259ForMaps: true }),
     () => new Encoder({ sequential: true, skipFunction: true, alwaysUseFloat: true }),
+    () => new Encoder({ _keyMap: { name: 1 } }),
   ],
   Decoder: [
     () => new Decoder(),
@@ -46,6 +47,7 @@ const configs = {
     () => new Decoder({ pack: true }),
     () => new Decoder({ keyMap: { name: 'n' }, mapsAsObjects: true }),
     () => new Decoder({ structures: [], sharedValues: [] }),
+    () => new Decoder({ _keyMap: { name: 1 } }),
   ],
 };
 

@@ -208,6 +208,52 @@ function setProp(o, k, v) {
 }
 
 /**
+ * cbor-x's experimental `_keyMap` (encodeKeys, for mapEncode): a plain object as a Map whose keys
+ * are mapped (the Map is then written with tag 259). Anything else is kept as it is, where cbor-x
+ * made it a Map of its own enumerable properties (an empty one for a number, a Date or a Map).
+ * @param {Record<string, any> | null} km @param {any} rec
+ * @returns {any}
+ */
+function encodeKeysWith(km, rec) {
+  if (km === null || rec === null || typeof rec !== 'object') return rec;
+  const proto = Object.getPrototypeOf(rec);
+  if (proto !== Object.prototype && proto !== null) return rec;
+  const m = new Map();
+  for (const [k, v] of Object.entries(rec)) m.set(hasOwn.call(km, k) ? km[k] : k, v);
+  return m;
+}
+
+/**
+ * cbor-x's experimental `_keyMap` (decodeKeys, for mapDecode): a Map as an object whose keys are
+ * mapped back (`rev`: mapped key -> property name); anything else, and a Map with a key that
+ * cannot be a property name, is kept as it is. `__proto__` becomes an own property.
+ * @param {Map<any, string> | null} rev @param {any} map
+ * @returns {any}
+ */
+function decodeKeysWith(rev, map) {
+  if (rev === null || !(map instanceof Map)) return map;
+  for (const k of map.keys()) {
+    const t = typeof k;
+    if (k !== null && k !== undefined && t !== 'string' && t !== 'number' && t !== 'boolean' && t !== 'bigint') return map;
+  }
+  /** @type {Record<string, unknown>} */
+  const o = {};
+  for (const [k, v] of map) setProp(o, propKey(rev.has(k) ? rev.get(k) : k), v);
+  return o;
+}
+
+/**
+ * mapped key -> property name of a key map.
+ * @param {Record<string, any>} km
+ * @returns {Map<any, string>}
+ */
+function reverseKeys(km) {
+  const rev = new Map();
+  for (const [k, v] of Object.entries(km)) rev.set(v, k);
+  return rev;
+}
+
+/**
  * Packed CBOR affixes (cbor-x's combine).
  * @param {any} a @param {any} b
  */
@@ -286,6 +332,7 @@ class DecodeState {
 /**
  * @typedef {import('./decode.js').UnpackOptions & {
  *   keyMap?: Record<string, any>,
+ *   _keyMap?: Record<string, any>,
  *   sharedValues?: any[],
  *   pack?: boolean,
  *   maxPrivatePackedValues?: number,
@@ -299,7 +346,8 @@ export class Decoder extends Unpackr {
   constructor(options) {
     let o = options;
     // cbor-x: a keyMap turns records off and maps into objects (unless useRecords is set)
-    if (o && o.keyMap && !o.useRecords) o = { ...o, useRecords: false, mapsAsObjects: true };
+    // (and so does cbor-x's experimental _keyMap, which mapEncode and mapDecode apply instead)
+    if (o && (o.keyMap || o._keyMap) && !o.useRecords) o = { ...o, useRecords: false, mapsAsObjects: true };
     super(o);
     this.cbor = true;
     /** @type {boolean} */
@@ -314,6 +362,11 @@ export class Decoder extends Unpackr {
       // maps arrive as Maps (keys keep their types) and are turned into objects after
       this.flags &= ~1;
     }
+    /** cbor-x's experimental key map for mapDecode / decodeKeys (and their encoding side) */
+    /** @type {Record<string, any> | null} */
+    this._keyMap = (o && o._keyMap) || null;
+    /** its reverse, made when first needed @type {Map<any, string> | null} */
+    this._mapKey = null;
     /** @type {(() => any) | null} cbor-x's getShared */
     this.getShared = (o && (/** @type {any} */ (o).getShared || o.getStructures)) || null;
     /** @type {any[] | undefined} */
@@ -439,6 +492,47 @@ export class Decoder extends Unpackr {
    */
   decodeKey(k) {
     return (this.mapKey !== null && this.mapKey.get(k)) || k;
+  }
+
+  /**
+   * keyMap: the key a property name is written as (cbor-x's encodeKey).
+   * @param {any} key
+   */
+  encodeKey(key) {
+    return this.keyMap !== null && hasOwn.call(this.keyMap, key) ? this.keyMap[key] : key;
+  }
+
+  /**
+   * cbor-x's experimental `_keyMap`: a plain object as a Map with its keys mapped (anything else
+   * as it is).
+   * @param {any} rec
+   * @returns {any}
+   */
+  encodeKeys(rec) {
+    return encodeKeysWith(this._keyMap, rec);
+  }
+
+  /**
+   * cbor-x's experimental `_keyMap`: a Map as an object with its keys mapped back (anything else,
+   * and a Map with a key no property name can be, as it is).
+   * @param {any} map
+   * @returns {any}
+   */
+  decodeKeys(map) {
+    if (this._keyMap === null) return map;
+    return decodeKeysWith(this._mapKey || (this._mapKey = reverseKeys(this._keyMap)), map);
+  }
+
+  /**
+   * cbor-x's experimental `_keyMap` decoding: decode, and when the item is an array, each of its
+   * elements through decodeKeys (what mapEncode wrote as Maps become objects again).
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {number | {start?: number, end?: number}} [end] as decode
+   * @returns {any}
+   */
+  mapDecode(source, end) {
+    const v = this.decode(source, end);
+    return this._keyMap !== null && Array.isArray(v) ? v.map((r) => this.decodeKeys(r)) : v;
   }
 
   /**
@@ -1021,6 +1115,9 @@ export class Decoder extends Unpackr {
  * @property {boolean} [sequential] records stay defined from one encoding to the next (for a
  *   decoder that reads the encodings in order)
  * @property {Record<string, any>} [keyMap] property names -> shorter keys (cbor-x's keyMap)
+ * @property {Record<string, any>} [_keyMap] cbor-x's experimental key map: mapEncode writes the
+ *   plain objects of an array as Maps with their keys mapped, mapDecode maps them back (records
+ *   off and Maps tagged 259, as keyMap)
  * @property {boolean} [pack] Packed CBOR: strings met twice or more go into a table (tag 51)
  *   and are referenced (simple values 0-15, tag 6)
  * @property {number} [maxPrivatePackedValues] most strings in that table
@@ -1113,9 +1210,16 @@ export class Encoder extends Packr {
 
     /** @type {Record<string, any> | null} */
     this.keyMap = o.keyMap || null;
+    /** keyMap's reverse (decodeKey), made when first needed @type {Map<any, string> | null} */
+    this.mapKey = null;
+    /** cbor-x's experimental key map (mapEncode, encodeKeys, decodeKeys, mapDecode) */
+    /** @type {Record<string, any> | null} */
+    this._keyMap = o._keyMap || null;
+    /** its reverse, made when first needed @type {Map<any, string> | null} */
+    this._mapKey = null;
     const hasShared = !!(o.structures || o.saveStructures || o.getStructures);
     /** the option as given (cbor-x's packing looks at it) */
-    this.useRecordsOption = o.keyMap && !o.useRecords ? false : o.useRecords;
+    this.useRecordsOption = (o.keyMap || o._keyMap) && !o.useRecords ? false : o.useRecords;
     /** @type {boolean} */
     this.useRecords = this.useRecordsOption !== undefined ? this.useRecordsOption !== false
       : hasShared || o.sequential === true || (DEFAULT_USE_RECORDS && !this.structuredClone && !this.deterministic && !this.indefiniteLengths);
@@ -1393,6 +1497,60 @@ export class Encoder extends Packr {
    */
   encodeKey(key) {
     return this.keyMap !== null && hasOwn.call(this.keyMap, key) ? this.keyMap[key] : key;
+  }
+
+  /**
+   * keyMap: a key as it was before mapping (cbor-x's decodeKey; cbor-x's Encoder is a Decoder).
+   * @param {any} k
+   */
+  decodeKey(k) {
+    if (this.keyMap === null) return k;
+    const rev = this.mapKey || (this.mapKey = reverseKeys(this.keyMap));
+    return rev.get(k) || k;
+  }
+
+  /**
+   * cbor-x's experimental `_keyMap`: a plain object as a Map with its keys mapped (anything else
+   * as it is).
+   * @param {any} rec
+   * @returns {any}
+   */
+  encodeKeys(rec) {
+    return encodeKeysWith(this._keyMap, rec);
+  }
+
+  /**
+   * cbor-x's experimental `_keyMap`: a Map as an object with its keys mapped back (anything else,
+   * and a Map with a key no property name can be, as it is).
+   * @param {any} map
+   * @returns {any}
+   */
+  decodeKeys(map) {
+    if (this._keyMap === null) return map;
+    return decodeKeysWith(this._mapKey || (this._mapKey = reverseKeys(this._keyMap)), map);
+  }
+
+  /**
+   * cbor-x's experimental `_keyMap` encoding: when value is an array, its plain objects are
+   * written as Maps with their keys mapped (encodeKeys; tag 259 keeps them Maps), then encode.
+   * @param {unknown} value
+   * @returns {Uint8Array}
+   */
+  mapEncode(value) {
+    if (this._keyMap !== null && Array.isArray(value)) value = value.map((r) => this.encodeKeys(r));
+    return this.encode(value);
+  }
+
+  /**
+   * cbor-x's experimental `_keyMap` decoding: decode, and when the item is an array, each of its
+   * elements through decodeKeys.
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {number | {start?: number, end?: number}} [end] as decode
+   * @returns {any}
+   */
+  mapDecode(source, end) {
+    const v = this.decode(source, end);
+    return this._keyMap !== null && Array.isArray(v) ? v.map((r) => this.decodeKeys(r)) : v;
   }
 
   /**

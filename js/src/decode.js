@@ -1913,6 +1913,7 @@ export class Unpackr {
     self.coercibleKeyAsNumber = undefined; self.onInvalidDate = undefined; self.writeFunction = undefined; self.deterministic = undefined;
     self.float64 = undefined; self.indefiniteLengths = undefined; self.tagUint8Array = undefined; self.useSelfDescribedHeader = undefined;
     self.useTag259ForMaps = undefined; self.alwaysUseFloat = undefined; self.skipFunction = undefined; self.keyMap = undefined;
+    self._keyMap = undefined;
     self.sharedValues = undefined; self.getShared = undefined; self.maxPrivatePackedValues = undefined; self.freezeData = undefined;
     if (options) storeOptions(this, options);
     /** @type {boolean} msgpackr's rule: objects when asked, or when records are turned off */
