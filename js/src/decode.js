@@ -179,8 +179,26 @@ export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 
 /** @type {boolean | null} */
 let codegenAllowed = null;
-/** Whether `new Function` works here (not under a CSP without unsafe-eval); probed once. */
+/**
+ * The global set by importing a `-no-eval` path (js/src/*-no-eval.*.js: wirepack/index-no-eval,
+ * wirepack/cbor/index-no-eval and their aliases, as msgpackr's and cbor-x's index-no-eval
+ * builds): no code generation from then on in the process or page, whatever a decoder's `codegen`
+ * option says, and no probe (a CSP without unsafe-eval reports even a refused one). A global, not
+ * a variable here, so that it holds for every copy of this module (Node's CommonJS bundle and its
+ * ES modules are two).
+ */
+const NO_EVAL = Symbol.for('wirepack.noEval');
+/**
+ * Whether `new Function` may be used: not after a `-no-eval` import, nor where the platform
+ * refuses it (a CSP without unsafe-eval; probed once). Asked only when a constructor is about to
+ * be generated.
+ */
 export function canCodegen() {
+  if (codegenAllowed === false) return false;
+  if (/** @type {any} */ (globalThis)[NO_EVAL] === true) {
+    codegenAllowed = false;
+    return false;
+  }
   if (codegenAllowed === null) {
     try {
       codegenAllowed = new Function('return 1')() === 1;
@@ -236,7 +254,7 @@ export class Shape {
             this.call = r.call;
             this.hot = 0;
           }
-          if ((++this.hot > FAST_IN_CALL || (++this.uses > FAST_AFTER && r.rt.compiled <= FAST_FEW)) && r.rt.fast < FAST_MAX) {
+          if ((++this.hot > FAST_IN_CALL || (++this.uses > FAST_AFTER && r.rt.compiled <= FAST_FEW)) && r.rt.fast < FAST_MAX && canCodegen()) {
             r.rt.fast++;
             this.ctor = compileShape(this.keys, this.step, true);
             this.hot = -1;

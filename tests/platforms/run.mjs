@@ -168,8 +168,14 @@ await platform('packaging', 'npm ' + run('npm', ['--version']).trim(), () => {
   };
   const entries = Object.entries(pkg.exports || {}).filter(([, m]) => typeof m === 'object');
   for (const need of ['.', './cbor', './transcode']) if (!pkg.exports?.[need]) problems.push(`exports["${need}"] is missing`);
+  // the peers' subpaths (msgpackr/unpack, cbor-x/decode-no-eval, ...) are aliases of these files
+  const ALIAS = {
+    '.': 'index', './pack': 'index', './unpack': 'index', './unpack-no-eval': 'index-no-eval',
+    './cbor/encode': 'cbor', './cbor/decode': 'cbor', './cbor/decode-no-eval': 'cbor-no-eval', './cbor/index-no-eval': 'cbor-no-eval',
+  };
+  for (const need of Object.keys(ALIAS)) if (!pkg.exports?.[need]) problems.push(`exports["${need}"] is missing`);
   for (const [entry, map] of entries) {
-    const name = entry === '.' ? 'index' : entry.slice(2);
+    const name = ALIAS[entry] || entry.slice(2);
     if (Object.keys(map).at(-1) !== 'default') problems.push(`exports["${entry}"]: "default" must come last`);
     for (const [who, [set, expect]] of Object.entries(consumers)) {
       const got = resolve(map, set);
@@ -492,13 +498,14 @@ await platform('chromium-vite', () => chromeVersion, async () => {
 await platform('chromium-csp', () => chromeVersion, async () => {
   const counts = [];
   let detail = '';
-  for (const query of ['', '?codegen=0']) {
+  for (const query of ['', '?codegen=0', '?noeval=1']) {
     const { result, errors } = await inPage('/csp/index.html' + query);
     detail = checkResult(result);
     const v = result.violations;
     if (!result.spyWorks) throw new Error('the securitypolicyviolation listener saw no deliberate eval: the count means nothing');
     // default decoders may try code generation once (a probe) and never again after a refusal;
-    // decoders with { codegen: false } never try
+    // decoders with { codegen: false } never try, nor do any after a -no-eval entry's import
+    if (query === '?noeval=1' && !result.noEval) throw new Error('?noeval=1 did not load the -no-eval entries');
     const most = query ? 0 : 1;
     if (v.length > most) throw new Error(`${query || 'default'}: ${v.length} CSP violation reports (at most ${most}): ${JSON.stringify(v.slice(0, 5))}`);
     if (v.some((x) => x.blocked !== 'eval')) throw new Error('a CSP violation other than eval: ' + JSON.stringify(v));
@@ -506,7 +513,7 @@ await platform('chromium-csp', () => chromeVersion, async () => {
     if (other.length) throw new Error(other.join('\n'));
     counts.push(v.length);
   }
-  return `${detail}; CSP violation reports over 300 decodes of 50 shapes: ${counts[0]} (the eval probe), ${counts[1]} with { codegen: false }`;
+  return `${detail}; CSP violation reports over 300 decodes of 50 shapes: ${counts[0]} (the eval probe), ${counts[1]} with { codegen: false }, ${counts[2]} through wirepack/index-no-eval`;
 });
 await platform('chromium-webworker', () => chromeVersion, async () => {
   const { result } = await inPage('/webworker/index.html');

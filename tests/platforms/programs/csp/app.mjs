@@ -1,8 +1,12 @@
 // A plain ES module page, no bundler, served with `script-src 'self' 'wasm-unsafe-eval'`
 // (no 'unsafe-eval'): wasm compiles, `new Function` is refused, and wirepack decodes objects
 // on its eval-free path after one refused probe.
-import * as msgpack from '/node_modules/wirepack/js/src/index.browser.js';
-import * as cbor from '/node_modules/wirepack/js/src/cbor.browser.js';
+// ?noeval=1: the -no-eval entries (wirepack/index-no-eval, wirepack/cbor/index-no-eval), whose
+// default decoders never try code generation either: no report at all
+const noEval = new URL(location.href).searchParams.get('noeval') === '1';
+const src = '/node_modules/wirepack/js/src/';
+const msgpack = await import(src + (noEval ? 'index-no-eval.browser.js' : 'index.browser.js'));
+const cbor = await import(src + (noEval ? 'cbor-no-eval.browser.js' : 'cbor.browser.js'));
 import * as transcode from '/node_modules/wirepack/js/src/transcode.browser.js';
 import { roundTrip } from '/check.mjs';
 
@@ -29,4 +33,4 @@ const byWirepack = w.__violations.slice();
 try { new Function('return 1'); } catch {}
 await new Promise((r) => setTimeout(r, 300));
 result.ok = result.problems.length === 0;
-w.__wirepackResult = { platform: 'plain ESM page, strict CSP', noCodegen, ...result, violations: byWirepack, spyWorks: w.__violations.length === byWirepack.length + 1 };
+w.__wirepackResult = { platform: 'plain ESM page, strict CSP', noCodegen, noEval, ...result, violations: byWirepack, spyWorks: w.__violations.length === byWirepack.length + 1 };
