@@ -157,7 +157,7 @@ static int tc_diag_chunks(tc_job *j, uint32_t start, uint32_t major) {
     return 1;
 }
 
-int tc_bin_to_diag(tc_job *j, int cbor) {
+TC_OWN_FUNCTION int tc_bin_to_diag(tc_job *j, int cbor) {
     uint32_t depth = 0, level = 0; /* frames; open arrays and maps (indentation: tags do not count) */
     tc_val v = { 0 }; /* (each kind sets the fields it uses; gcc cannot see it) */
     tc_out *o = &j->o;

@@ -384,13 +384,21 @@ WP_INLINE int tc_json_value(tc_job *j, tc_out *o, int cbor) {
 
 /* The job is copied to a local whose address never escapes, so that the compiler keeps its
  * fields (position, output length) in registers: stores of output bytes through a uint8_t
- * pointer could otherwise alias them and force a reload after every byte. */
-int tc_json_to_bin(tc_job *j, int cbor) {
+ * pointer could otherwise alias them and force a reload after every byte. One copy per output
+ * format, each a function of its own (TC_OWN_FUNCTION). */
+static TC_OWN_FUNCTION int tc_json_to_mp(tc_job *j) {
     tc_job l = *j;
-    int r = cbor ? tc_json_value(&l, &l.o, 1) : tc_json_value(&l, &l.o, 0);
+    int r = tc_json_value(&l, &l.o, 0);
     *j = l;
     return r;
 }
+static TC_OWN_FUNCTION int tc_json_to_cbor(tc_job *j) {
+    tc_job l = *j;
+    int r = tc_json_value(&l, &l.o, 1);
+    *j = l;
+    return r;
+}
+int tc_json_to_bin(tc_job *j, int cbor) { return cbor ? tc_json_to_cbor(j) : tc_json_to_mp(j); }
 /* Through a sink: a counting pass first (tc_json_skip, which checks the whole value, so that the
  * errors are those of tc_json_to_bin), then the conversion with exact heads: no fixups to wait
  * for, so a sink takes the output as it is written, whatever the nesting. The counts go in the
@@ -414,7 +422,7 @@ int tc_json_to_bin_counted(tc_job *j, int cbor) {
     j->cnt = NULL;
     return r;
 }
-int tc_json_skip(tc_job *j) {
+TC_OWN_FUNCTION int tc_json_skip(tc_job *j) {
     tc_job l = *j;
     int r = tc_json_value(&l, NULL, 0);
     *j = l;

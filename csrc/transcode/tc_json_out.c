@@ -547,10 +547,18 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
 }
 
 /* As in tc_json_in.c: a local copy of the job keeps its fields in registers (output byte stores
- * could alias them through the job pointer). One specialised copy per input format. */
-int tc_bin_to_json(tc_job *j, int cbor) {
+ * could alias them through the job pointer). One specialised copy per input format, each a
+ * function of its own (TC_OWN_FUNCTION). */
+static TC_OWN_FUNCTION int tc_mp_to_json(tc_job *j) {
     tc_job l = *j;
-    int r = cbor ? tc_bin_to_json_impl(&l, 1) : tc_bin_to_json_impl(&l, 0);
+    int r = tc_bin_to_json_impl(&l, 0);
     *j = l;
     return r;
 }
+static TC_OWN_FUNCTION int tc_cbor_to_json(tc_job *j) {
+    tc_job l = *j;
+    int r = tc_bin_to_json_impl(&l, 1);
+    *j = l;
+    return r;
+}
+int tc_bin_to_json(tc_job *j, int cbor) { return cbor ? tc_cbor_to_json(j) : tc_mp_to_json(j); }
