@@ -116,7 +116,13 @@ export default {
       t = performance.now();
       await import('./dist/esm/index.node.js');
       const importMs = performance.now() - t;${firstCallSource('firstCall', './dist/esm/index.node.js', 'pack', 'unpack')}${firstCallSource('firstCbor', './dist/esm/cbor.node.js', 'encode', 'decode')}
-      console.log(JSON.stringify({ compile, instantiate, importMs, firstCall, firstCbor, firstCallFaults, firstCborFaults }));`, trials);
+      const tc = await import('./dist/esm/transcode.node.js');
+      const firstTcF0 = process.resourceUsage().minorPageFault;
+      t = performance.now();
+      tc.transcode(tc.transcode('{"a":[1,"x"]}', { from: 'json', to: 'msgpack' }), { from: 'msgpack', to: 'json' });
+      const firstTranscode = performance.now() - t;
+      const firstTranscodeFaults = process.resourceUsage().minorPageFault - firstTcF0;
+      console.log(JSON.stringify({ compile, instantiate, importMs, firstCall, firstCbor, firstCallFaults, firstCborFaults, firstTranscode, firstTranscodeFaults }));`, trials);
     // the peers' first calls, the same way (their code is compiled on first use too)
     const peersFirst = childTimes(`
       let t;${firstCallSource('msgpackr', 'msgpackr', 'pack', 'unpack')}${firstCallSource('cborx', 'cbor-x', 'encode', 'decode')}
@@ -131,7 +137,7 @@ export default {
     const pf = (s) => `, ${int(s.median)} page faults`;
     out(`Node ${process.version} start-up, median of ${trials} fresh processes: \`new WebAssembly.Module\` (${int(wasm.length)} B) ${f(startup.compile)}; \`new WebAssembly.Instance\` ${f(startup.instantiate)}; ` +
       `\`await import('wirepack')\` (read + base64 + compile + instantiate + evaluation) ${f(startup.importMs)}; first pack + unpack (of { a: [1, 'x'] }, after the import) ${f(startup.firstCall)}${pf(startup.firstCallFaults)}, ` +
-      `then the first CBOR encode + decode ${f(startup.firstCbor)}${pf(startup.firstCborFaults)}: V8 compiles each wasm function on its first call; msgpackr's first pack + unpack ${f(peersFirst.msgpackr)}${pf(peersFirst.msgpackrFaults)}, cbor-x's first encode + decode ${f(peersFirst.cborx)}${pf(peersFirst.cborxFaults)} (also fresh processes). Chromium's compile time is in the browser suite.`);
+      `then the first CBOR encode + decode ${f(startup.firstCbor)}${pf(startup.firstCborFaults)}, then (wirepack/transcode, imported) the first transcode JSON -> MessagePack -> JSON ${f(startup.firstTranscode)}${pf(startup.firstTranscodeFaults)}: V8 compiles each wasm function on its first call; msgpackr's first pack + unpack ${f(peersFirst.msgpackr)}${pf(peersFirst.msgpackrFaults)}, cbor-x's first encode + decode ${f(peersFirst.cborx)}${pf(peersFirst.cborxFaults)} (also fresh processes). Chromium's compile time is in the browser suite.`);
     const mr = rows.find((r) => r.what.startsWith('msgpackr')), cx = rows.find((r) => r.what.startsWith('cbor-x'));
     result.size = { rows, startup, peersFirst, trials };
     out();
