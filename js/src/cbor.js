@@ -208,38 +208,24 @@ function setProp(o, k, v) {
 }
 
 /**
- * cbor-x's experimental `_keyMap` (encodeKeys, for mapEncode): a plain object as a Map whose keys
- * are mapped (the Map is then written with tag 259). Anything else is kept as it is, where cbor-x
- * made it a Map of its own enumerable properties (an empty one for a number, a Date or a Map).
- * @param {Record<string, any> | null} km @param {any} rec
- * @returns {any}
+ * Whether every key of m can be a property name (propKey): a string, number, boolean, BigInt,
+ * null or undefined.
+ * @param {Map<any, any>} m
  */
-function encodeKeysWith(km, rec) {
-  if (km === null || rec === null || typeof rec !== 'object') return rec;
-  const proto = Object.getPrototypeOf(rec);
-  if (proto !== Object.prototype && proto !== null) return rec;
-  const m = new Map();
-  for (const [k, v] of Object.entries(rec)) m.set(hasOwn.call(km, k) ? km[k] : k, v);
-  return m;
+function propertyKeys(m) {
+  for (const k of m.keys()) {
+    const t = typeof k;
+    if (k !== null && k !== undefined && t !== 'string' && t !== 'number' && t !== 'boolean' && t !== 'bigint') return false;
+  }
+  return true;
 }
 
 /**
- * cbor-x's experimental `_keyMap` (decodeKeys, for mapDecode): a Map as an object whose keys are
- * mapped back (`rev`: mapped key -> property name); anything else, and a Map with a key that
- * cannot be a property name, is kept as it is. `__proto__` becomes an own property.
- * @param {Map<any, string> | null} rev @param {any} map
- * @returns {any}
+ * The key a property name is written as under key map km (cbor-x's encodeKey): km's, or the name.
+ * @param {Record<string, any> | null} km @param {any} key
  */
-function decodeKeysWith(rev, map) {
-  if (rev === null || !(map instanceof Map)) return map;
-  for (const k of map.keys()) {
-    const t = typeof k;
-    if (k !== null && k !== undefined && t !== 'string' && t !== 'number' && t !== 'boolean' && t !== 'bigint') return map;
-  }
-  /** @type {Record<string, unknown>} */
-  const o = {};
-  for (const [k, v] of map) setProp(o, propKey(rev.has(k) ? rev.get(k) : k), v);
-  return o;
+function mappedKey(km, key) {
+  return km !== null && hasOwn.call(km, key) ? km[key] : key;
 }
 
 /**
@@ -251,6 +237,54 @@ function reverseKeys(km) {
   const rev = new Map();
   for (const [k, v] of Object.entries(km)) rev.set(v, k);
   return rev;
+}
+
+/**
+ * What a Decoder and an Encoder share for cbor-x's experimental `_keyMap` (mapEncode, mapDecode):
+ * the map, and its reverse once made.
+ * @typedef {{ _keyMap: Record<string, any> | null, _mapKey: Map<any, string> | null, decodeKeys(map: any): any }} KeyMapped
+ */
+
+/**
+ * cbor-x's encodeKeys: a plain object as a Map whose keys are mapped (the Map is then written with
+ * tag 259). Anything else is kept as it is, where cbor-x made it a Map of its own enumerable
+ * properties (an empty one for a number, a Date or a Map).
+ * @param {KeyMapped} self @param {any} rec
+ * @returns {any}
+ */
+function encodeKeysOf(self, rec) {
+  const km = self._keyMap;
+  if (km === null || rec === null || typeof rec !== 'object') return rec;
+  const proto = Object.getPrototypeOf(rec);
+  if (proto !== Object.prototype && proto !== null) return rec;
+  const m = new Map();
+  for (const [k, v] of Object.entries(rec)) m.set(mappedKey(km, k), v);
+  return m;
+}
+
+/**
+ * cbor-x's decodeKeys: a Map as an object whose keys are mapped back; anything else, and a Map with
+ * a key that cannot be a property name, is kept as it is. `__proto__` becomes an own property.
+ * @param {KeyMapped} self @param {any} map
+ * @returns {any}
+ */
+function decodeKeysOf(self, map) {
+  if (self._keyMap === null || !(map instanceof Map) || !propertyKeys(map)) return map;
+  const rev = self._mapKey || (self._mapKey = reverseKeys(self._keyMap));
+  /** @type {Record<string, unknown>} */
+  const o = {};
+  for (const [k, v] of map) setProp(o, propKey(rev.has(k) ? rev.get(k) : k), v);
+  return o;
+}
+
+/**
+ * cbor-x's mapDecode after its decode: when the item is an array, each element through decodeKeys
+ * (what mapEncode wrote as Maps become objects again).
+ * @param {KeyMapped} self @param {any} v
+ * @returns {any}
+ */
+function mapDecoded(self, v) {
+  return self._keyMap !== null && Array.isArray(v) ? v.map((r) => self.decodeKeys(r)) : v;
 }
 
 /**
@@ -357,8 +391,7 @@ export class Decoder extends Unpackr {
     /** value -> key, for keyMap @type {Map<any, any> | null} */
     this.mapKey = null;
     if (this.keyMap) {
-      this.mapKey = new Map();
-      for (const [k, v] of Object.entries(this.keyMap)) this.mapKey.set(v, k);
+      this.mapKey = reverseKeys(this.keyMap);
       // maps arrive as Maps (keys keep their types) and are turned into objects after
       this.flags &= ~1;
     }
@@ -499,7 +532,7 @@ export class Decoder extends Unpackr {
    * @param {any} key
    */
   encodeKey(key) {
-    return this.keyMap !== null && hasOwn.call(this.keyMap, key) ? this.keyMap[key] : key;
+    return mappedKey(this.keyMap, key);
   }
 
   /**
@@ -509,7 +542,7 @@ export class Decoder extends Unpackr {
    * @returns {any}
    */
   encodeKeys(rec) {
-    return encodeKeysWith(this._keyMap, rec);
+    return encodeKeysOf(this, rec);
   }
 
   /**
@@ -519,8 +552,7 @@ export class Decoder extends Unpackr {
    * @returns {any}
    */
   decodeKeys(map) {
-    if (this._keyMap === null) return map;
-    return decodeKeysWith(this._mapKey || (this._mapKey = reverseKeys(this._keyMap)), map);
+    return decodeKeysOf(this, map);
   }
 
   /**
@@ -531,8 +563,7 @@ export class Decoder extends Unpackr {
    * @returns {any}
    */
   mapDecode(source, end) {
-    const v = this.decode(source, end);
-    return this._keyMap !== null && Array.isArray(v) ? v.map((r) => this.decodeKeys(r)) : v;
+    return mapDecoded(this, this.decode(source, end));
   }
 
   /**
@@ -549,14 +580,7 @@ export class Decoder extends Unpackr {
     }
     if (v instanceof Map) {
       const keep = this.st !== null && this.st.keep !== null && this.st.keep.has(v);
-      let plain = !keep && this.mapsAsObjects;
-      if (plain) {
-        for (const k of v.keys()) {
-          const t = typeof k;
-          if (k !== null && k !== undefined && t !== 'string' && t !== 'number' && t !== 'boolean' && t !== 'bigint') { plain = false; break; }
-        }
-      }
-      if (plain) {
+      if (!keep && this.mapsAsObjects && propertyKeys(v)) {
         /** @type {Record<string, unknown>} */
         const o = {};
         for (const [k, x] of v) setProp(o, propKey(this.decodeKey(k)), this.unmapKeys(x));
@@ -1496,7 +1520,7 @@ export class Encoder extends Packr {
    * @param {any} key
    */
   encodeKey(key) {
-    return this.keyMap !== null && hasOwn.call(this.keyMap, key) ? this.keyMap[key] : key;
+    return mappedKey(this.keyMap, key);
   }
 
   /**
@@ -1516,7 +1540,7 @@ export class Encoder extends Packr {
    * @returns {any}
    */
   encodeKeys(rec) {
-    return encodeKeysWith(this._keyMap, rec);
+    return encodeKeysOf(this, rec);
   }
 
   /**
@@ -1526,8 +1550,7 @@ export class Encoder extends Packr {
    * @returns {any}
    */
   decodeKeys(map) {
-    if (this._keyMap === null) return map;
-    return decodeKeysWith(this._mapKey || (this._mapKey = reverseKeys(this._keyMap)), map);
+    return decodeKeysOf(this, map);
   }
 
   /**
@@ -1549,8 +1572,7 @@ export class Encoder extends Packr {
    * @returns {any}
    */
   mapDecode(source, end) {
-    const v = this.decode(source, end);
-    return this._keyMap !== null && Array.isArray(v) ? v.map((r) => this.decodeKeys(r)) : v;
+    return mapDecoded(this, this.decode(source, end));
   }
 
   /**
