@@ -348,11 +348,11 @@ else
   # 21-33 ms). Bundlers and browsers keep js/src (package.json "browser", "module", "default").
   node_modules/.bin/esbuild "${ESM_ENTRIES[@]}" --bundle --splitting --format=esm --platform=node --target=node18 \
     --outdir=dist/esm --chunk-names='[name]-[hash]' --log-level=warning
-  # the -no-eval entries: the entry they stand for, then the global that turns code generation
-  # off (as js/src/*-no-eval.node.js)
+  # the -no-eval entries: js/src's as they are for import (an `export *` of the entry they stand
+  # for, beside them in dist/esm, and the global that turns code generation off), the same two
+  # steps for require
   for p in "${NOEVAL[@]}"; do
-    printf "// %s: %s, then code generation off for the process (js/src/%s.node.js)\nexport * from './%s.node.js';\nglobalThis[Symbol.for('wirepack.noEval')] = true;\n" \
-      "${p%%:*}" "${p#*:}" "${p%%:*}" "${p#*:}" > "dist/esm/${p%%:*}.node.js"
+    cp "js/src/${p%%:*}.node.js" "dist/esm/${p%%:*}.node.js"
     printf "'use strict';\n// require('wirepack/%s'): code generation off for the process (js/src/%s.node.js), then dist/%s.cjs\nglobalThis[Symbol.for('wirepack.noEval')] = true;\nmodule.exports = require('./%s.cjs');\n" \
       "$([[ ${p#*:} == index ]] && echo index-no-eval || echo cbor/index-no-eval)" "${p%%:*}" "${p#*:}" "${p#*:}" > "dist/${p%%:*}.cjs"
   done

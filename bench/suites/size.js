@@ -49,19 +49,23 @@ function childTimes(script, trials) {
   return Object.fromEntries(Object.keys(runs[0]).map((k) => [k, med(k)]));
 }
 
+/** A first-call expression (for firstCallSource): decode of the encode of a small value. */
+const roundTrip = (enc, dec) => `L.${dec}(L.${enc}({ a: [1, 'x'] }))`;
+
 /**
- * Source for a start-up child: import spec, then time its first encode + decode of a small value
- * into the variable `name`, and count the minor page faults it took into `${name}Faults` (a `t`
- * must be declared). In this VM a fault (a page of memory the process had not touched) costs
- * ~16 us, and most of a first call's time is V8 compiling code into fresh memory: wasm functions
- * are compiled on their first call (build.sh, scripts/wat-if-blocks.py).
+ * Source for a start-up child: import spec, then time the first run of `call` (an expression over
+ * the module as `L.`: roundTrip, or any other) into the variable `name`, and count the minor page
+ * faults it took into `${name}Faults` (a `t` must be declared). In this VM a fault (a page of
+ * memory the process had not touched) costs ~16 us, and most of a first call's time is V8
+ * compiling code into fresh memory: wasm functions are compiled on their first call (build.sh,
+ * scripts/wat-if-blocks.py).
  */
-function firstCallSource(name, spec, enc, dec) {
+function firstCallSource(name, spec, call) {
   return `
       const ${name}Lib = await import('${spec}');
       const ${name}F0 = process.resourceUsage().minorPageFault;
       t = performance.now();
-      ${name}Lib.${dec}(${name}Lib.${enc}({ a: [1, 'x'] }));
+      ${call.replaceAll('L.', `${name}Lib.`)};
       const ${name} = performance.now() - t;
       const ${name}Faults = process.resourceUsage().minorPageFault - ${name}F0;`;
 }
@@ -115,17 +119,12 @@ export default {
       const instantiate = performance.now() - t;
       t = performance.now();
       await import('./dist/esm/index.node.js');
-      const importMs = performance.now() - t;${firstCallSource('firstCall', './dist/esm/index.node.js', 'pack', 'unpack')}${firstCallSource('firstCbor', './dist/esm/cbor.node.js', 'encode', 'decode')}
-      const tc = await import('./dist/esm/transcode.node.js');
-      const firstTcF0 = process.resourceUsage().minorPageFault;
-      t = performance.now();
-      tc.transcode(tc.transcode('{"a":[1,"x"]}', { from: 'json', to: 'msgpack' }), { from: 'msgpack', to: 'json' });
-      const firstTranscode = performance.now() - t;
-      const firstTranscodeFaults = process.resourceUsage().minorPageFault - firstTcF0;
+      const importMs = performance.now() - t;${firstCallSource('firstCall', './dist/esm/index.node.js', roundTrip('pack', 'unpack'))}${firstCallSource('firstCbor', './dist/esm/cbor.node.js', roundTrip('encode', 'decode'))}${firstCallSource('firstTranscode', './dist/esm/transcode.node.js',
+    `L.transcode(L.transcode('{"a":[1,"x"]}', { from: 'json', to: 'msgpack' }), { from: 'msgpack', to: 'json' })`)}
       console.log(JSON.stringify({ compile, instantiate, importMs, firstCall, firstCbor, firstCallFaults, firstCborFaults, firstTranscode, firstTranscodeFaults }));`, trials);
     // the peers' first calls, the same way (their code is compiled on first use too)
     const peersFirst = childTimes(`
-      let t;${firstCallSource('msgpackr', 'msgpackr', 'pack', 'unpack')}${firstCallSource('cborx', 'cbor-x', 'encode', 'decode')}
+      let t;${firstCallSource('msgpackr', 'msgpackr', roundTrip('pack', 'unpack'))}${firstCallSource('cborx', 'cbor-x', roundTrip('encode', 'decode'))}
       console.log(JSON.stringify({ msgpackr, cborx, msgpackrFaults, cborxFaults }));`, trials);
     out(`${h} size: ${this.title}`);
     out();

@@ -167,13 +167,13 @@ await platform('packaging', 'npm ' + run('npm', ['--version']).trim(), () => {
     'web worker bundler': [['worker', 'browser', 'import'], 'js/src/{}.browser.js'],
   };
   const entries = Object.entries(pkg.exports || {}).filter(([, m]) => typeof m === 'object');
-  for (const need of ['.', './cbor', './transcode']) if (!pkg.exports?.[need]) problems.push(`exports["${need}"] is missing`);
-  // the peers' subpaths (msgpackr/unpack, cbor-x/decode-no-eval, ...) are aliases of these files
+  // the file each entry resolves to, where it is not named after the entry ('./cbor' is cbor):
+  // the root, and the peers' subpaths (msgpackr/unpack, cbor-x/decode-no-eval, ...) as aliases
   const ALIAS = {
     '.': 'index', './pack': 'index', './unpack': 'index', './unpack-no-eval': 'index-no-eval',
     './cbor/encode': 'cbor', './cbor/decode': 'cbor', './cbor/decode-no-eval': 'cbor-no-eval', './cbor/index-no-eval': 'cbor-no-eval',
   };
-  for (const need of Object.keys(ALIAS)) if (!pkg.exports?.[need]) problems.push(`exports["${need}"] is missing`);
+  for (const need of ['./cbor', './transcode', './index-no-eval', ...Object.keys(ALIAS)]) if (!pkg.exports?.[need]) problems.push(`exports["${need}"] is missing`);
   for (const [entry, map] of entries) {
     const name = ALIAS[entry] || entry.slice(2);
     if (Object.keys(map).at(-1) !== 'default') problems.push(`exports["${entry}"]: "default" must come last`);
