@@ -31,6 +31,7 @@ typedef enum wp_err {
     WP_ERR_BAD_RECORD = 104,     /* record definition (ext 0x72) not followed by an array of keys */
     WP_ERR_UNKNOWN_RECORD = 105, /* a two-byte record id (or, with WP_DEC_REC_STRICT, any id) not defined */
     WP_ERR_BAD_BUNDLE = 106,     /* bundled strings (ext 0x62): bad offset, bad strings, or a reference past them */
+    WP_ERR_BAD_KEY = 107,        /* with WP_DEC_MP_STRICT_KEYS: a map key that is neither a string nor a number */
     WP_ERR_RESERVED_AI = 110,    /* CBOR: additional information 28-30, or 31 where no indefinite form exists */
     WP_ERR_BREAK = 111,          /* CBOR: 0xff outside an indefinite-length item (or after a lone map key) */
     WP_ERR_BAD_CHUNK = 112,      /* CBOR: a chunk of an indefinite string of the wrong type or indefinite */
@@ -158,10 +159,18 @@ enum {
     WP_DEC_CBOR_SHARED = 1u << 10,    /* the host has shared packed values: CBOR simple values 0-15 and tag 6
                                          as map keys stand for strings everywhere, as inside a packed item
                                          (the map stays an object; the host resolves them) */
-    WP_DEC_CBOR_PACKED = 1u << 11     /* the host resolves packed references (simple 0-15, tag 6) against the
+    WP_DEC_CBOR_PACKED = 1u << 11,    /* the host resolves packed references (simple 0-15, tag 6) against the
                                          values table of their packed item (tag 51) as cbor-x does: such a
                                          reference as a map key to one of the table's leading text strings is
                                          interned as that string (a KEY entry), while one packed item is open */
+    WP_DEC_MP_STRICT_KEYS = 1u << 12, /* MessagePack: a map key that is not a string or a number (nil, a
+                                         boolean, a binary, a container, an extension) fails with
+                                         WP_ERR_BAD_KEY at its first byte (@msgpack/msgpack's rule) */
+    WP_DEC_MP_RAW_STRINGS = 1u << 13, /* MessagePack: string values (not map keys, nor the keys of a record
+                                         definition) are BIN entries, their
+                                         bytes as they are, under max_bin (@msgpack/msgpack's rawStrings) */
+    WP_DEC_MP_NO_INT64_KEYS = 1u << 14 /* with WP_DEC_MP_STRICT_KEYS: uint64 and int64 keys (0xcf, 0xd3) fail
+                                         too (a host that reads them as BigInts: no property names) */
 };
 
 /* The shortest string WP_DEC_UTF8_HOST hands to the host: shorter ones are transcoded, and made into
@@ -246,8 +255,9 @@ typedef struct wp_decoder {
 #endif
 
 /* Sizes that always suffice for an input of len bytes (tape words, ascii bytes, utf16 units,
- * stack words for max_depth). The tape bound is 2 words per input byte plus a constant;
- * ascii_cap = len and utf16_cap = len always suffice. */
+ * stack words for max_depth). The tape bound is 2 words per input byte plus a constant (with
+ * WP_DEC_MP_RAW_STRINGS, 3: wp_cbor_tape_words(len)); ascii_cap = len and utf16_cap = len always
+ * suffice. */
 uint32_t wp_decode_tape_words(uint32_t len);
 uint32_t wp_decode_stack_words(uint32_t max_depth, uint32_t len);
 

@@ -503,6 +503,10 @@ WP_INLINE uint32_t wp_enc_out_need(const wp_encoder *e) {
  * wp_decode_tape_words and wp_cbor_tape_words are these. */
 WP_INLINE uint32_t wp_mp_tape_words(uint32_t len) { return len * 2u + 8u; }
 WP_INLINE uint32_t wp_cb_tape_words(uint32_t len) { return len * 3u + 8u; }
+/* MessagePack with WP_DEC_MP_RAW_STRINGS: an empty string (one byte) is a BIN entry (three words) */
+WP_INLINE uint32_t wp_mp_tape_words_for(uint32_t len, uint32_t flags) {
+    return (flags & WP_DEC_MP_RAW_STRINGS) ? wp_cb_tape_words(len) : wp_mp_tape_words(len);
+}
 
 /* Words of the decode stack that hold the MessagePack decoder's bundle state (wp_msgpack.c). */
 #define WP_BST_WORDS 8u

@@ -19,6 +19,7 @@ const char *wp_err_name(wp_err code) {
     case WP_ERR_BAD_RECORD: return "BAD_RECORD";
     case WP_ERR_UNKNOWN_RECORD: return "UNKNOWN_RECORD";
     case WP_ERR_BAD_BUNDLE: return "BAD_BUNDLE";
+    case WP_ERR_BAD_KEY: return "BAD_KEY";
     case WP_ERR_RESERVED_AI: return "RESERVED_AI";
     case WP_ERR_BREAK: return "BREAK";
     case WP_ERR_BAD_CHUNK: return "BAD_CHUNK";
@@ -85,7 +86,10 @@ static bool wp_try_numrun(wp_reader *r, wp_tape *t, uint32_t n, bool f32_tagged,
     return wp_run_try(r, t, n, wp_mp_num_size, wp_num_at, wp_mp_run_special, wp_mp_tiny, f32_tagged ? 0xcau : 0u, recs, strict, end);
 }
 
-/* Timestamp extension payload -> ms since the epoch (floored), or an error. */
+/* Timestamp extension payload -> ms since the epoch (floored), or an error. (msgpackr and
+ * msgpack-javascript compute sec * 1e3 + nsec / 1e6 in doubles, which rounds 2147483647 s +
+ * 999999999 ns up to the next second, and let the Date truncate toward zero: the floor of the
+ * exact instant is what the conformance suite lists.) */
 static wp_err wp_timestamp_ms(const uint8_t *p, uint32_t n, double *ms) {
     int64_t sec;
     uint32_t nsec;
@@ -313,6 +317,8 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
 #define f32_tagged ((d->flags & WP_DEC_TAG_F32) != 0)
 #define rec_strict ((d->flags & WP_DEC_REC_STRICT) != 0)
 #define bundles ((d->flags & WP_DEC_BUNDLES) != 0)
+#define strict_keys ((d->flags & WP_DEC_MP_STRICT_KEYS) != 0)
+#define raw_strings ((d->flags & WP_DEC_MP_RAW_STRINGS) != 0)
     uint32_t *const recs = d->records;
     const wp_ext_config *const xc = d->ext;
     wp_err err = WP_OK;
@@ -359,7 +365,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
         /* ------------------------------------------------ map keys that are strings */
         if (is_key) {
             if (top->count && (top->flags & FR_ALL_INTERNED) && b_S == UINT32_MAX && d->max_str - 1u >= 0xfeu &&
-                !WP_TEST_SHORTCUTS_OFF) {
+                !raw_strings && !WP_TEST_SHORTCUTS_OFF) {
                 /* a guessed map: its entries out of this loop while they are the common kinds */
                 wp_pairs pr = { r.pos, t.len, ktop, top->remaining };
                 const uint32_t st = wp_mp_pairs(d, tb, &pr, t.w, t.cap, top->count, kscratch, kcap, ktop - top->kstart,
@@ -420,6 +426,10 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 const bool coercible = str_like || b <= 0x3f || (b <= 0x7f && (!recs || !recs[b & 0x3fu])) || b >= 0xe0 ||
                                        b == 0xc0 || b == 0xc2 || b == 0xc3 || (b >= 0xca && b <= 0xd3) ||
                                        wp_mp_undef_ext(&r, start, b, xc);
+                /* (strict: strings, bundled ones too, and numbers only; a fixint 0x40..0x7f
+                 * where no record has that id) */
+                if (strict_keys && !str_like && (!(b <= 0x3f || (b <= 0x7f && (!recs || !recs[b & 0x3fu])) || b >= 0xe0 || (b >= 0xca && b <= 0xd3)) ||
+                                    ((b == 0xcf || b == 0xd3) && (d->flags & WP_DEC_MP_NO_INT64_KEYS)))) FAIL(WP_ERR_BAD_KEY, start);
                 top->flags &= ~(uint32_t)(coercible ? FR_ALL_INTERNED : (FR_ALL_STR | FR_ALL_INTERNED));
                 goto value;
             }
@@ -567,6 +577,8 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             }
         }
     str:
+        /* (raw strings: not the keys of a record definition, the array right under its frame) */
+        if (wp_unlikely(raw_strings) && !(sp >= 2 && (fr[sp - 2].flags & FR_RECDEF))) goto bin;
         left = wp_rd_left(&r) - hl;
         r.pos = start + hl;
         SPAN_CHECK(d->max_str, b_S != UINT32_MAX);
@@ -813,6 +825,8 @@ fail:
 #undef f32_tagged
 #undef rec_strict
 #undef bundles
+#undef strict_keys
+#undef raw_strings
 
 /* ===================================================================== encode */
 

@@ -119,7 +119,8 @@ WP_EXPORT("wpw_arena_size") uint32_t wpw_arena_size(void) {
 }
 
 /* Decode the len input bytes at the arena base (wpw_decode: MessagePack, wpw_cbor_decode: CBOR). Lays out the rest of the arena after them:
- *   [input len] [slack] [stack] [value ends] [ascii len] [slack] [utf16 len units] [tape 2*len+8 words (CBOR 3*len+8)]
+ *   [input len] [slack] [stack] [value ends] [ascii len] [slack] [utf16 len units] [tape 2*len+8 words (CBOR, and
+ *   MessagePack with WP_DEC_MP_RAW_STRINGS: 3*len+8)]
  * (slack: WP_DEC_SLACK bytes, which the decoder may read after the input and write after the
  * ASCII area; the wasm build defines 16)
  * The tape comes last so that everything a call touches lies below its end (wpw_touched).
@@ -149,7 +150,7 @@ WP_INLINE bool wp_decode_begin(bool cbor, uint32_t len, uint32_t flags, uint32_t
     uint64_t ascii = ends + ends_words * 4u;
     uint64_t utf16 = wp_align(ascii + len + WP_DEC_SLACK, 8);
     uint64_t tape = wp_align(utf16 + 2ull * len, 8);
-    uint64_t tape_words = cbor ? wp_cb_tape_words(len) : wp_mp_tape_words(len);
+    uint64_t tape_words = cbor ? wp_cb_tape_words(len) : wp_mp_tape_words_for(len, flags);
     uint64_t end = tape + tape_words * 4u;
     if (!wp_arena_reach(end)) {
         g_res[7] = 0;

@@ -848,6 +848,26 @@ static const err_case err_cases[] = {
     { "92 01 02 03", 0, WP_ERR_TRAILING_DATA, 3 },
     { "a1 61 00", 0, WP_ERR_TRAILING_DATA, 2 },
     { "81 a1 61 01 ff", WP_DEC_MAPS_AS_OBJECTS, WP_ERR_TRAILING_DATA, 4 },
+    /* WP_DEC_MP_STRICT_KEYS (msgpack-javascript's rule): each key that is no string or number,
+     * at its first byte, in objects and Maps alike, in the guessed-map path too */
+#define SK (WP_DEC_MP_STRICT_KEYS | WP_DEC_MAPS_AS_OBJECTS)
+    { "81 c0 01", SK, WP_ERR_BAD_KEY, 1 },
+    { "81 c2 01", SK, WP_ERR_BAD_KEY, 1 },
+    { "81 c3 01", SK, WP_ERR_BAD_KEY, 1 },
+    { "81 c4 01 00 01", SK, WP_ERR_BAD_KEY, 1 },
+    { "81 90 01", SK, WP_ERR_BAD_KEY, 1 },
+    { "81 80 01", SK, WP_ERR_BAD_KEY, 1 },
+    { "81 d4 00 00 01", SK, WP_ERR_BAD_KEY, 1 },
+    { "81 c7 00 05 01", SK, WP_ERR_BAD_KEY, 1 },
+    { "82 a1 61 01 c0 02", SK, WP_ERR_BAD_KEY, 4 },
+    { "82 a1 61 01 c0 02", WP_DEC_MP_STRICT_KEYS, WP_ERR_BAD_KEY, 4 },
+    { "92 82 a1 61 01 a1 62 02 82 a1 61 01 90 02", SK, WP_ERR_BAD_KEY, 12 }, /* after a guessed key */
+    { "81 cf 00 00 00 01 00 00 00 00 01", SK | WP_DEC_MP_NO_INT64_KEYS, WP_ERR_BAD_KEY, 1 },
+    { "81 d3 ff ff ff ff 00 00 00 00 01", SK | WP_DEC_MP_NO_INT64_KEYS, WP_ERR_BAD_KEY, 1 },
+    { "81 c0", SK, WP_ERR_TRUNCATED, 0 },          /* (the map's count past the input's end, at its header) */
+    { "81 c0 01 02", SK, WP_ERR_BAD_KEY, 1 },      /* before the trailing byte */
+    { "81 a1 61 01 00", SK, WP_ERR_TRAILING_DATA, 4 },
+#undef SK
 };
 
 static void test_errors(void) {
@@ -871,6 +891,60 @@ static void test_errors(void) {
         tu_dec_free(&x);
         tu_end();
     }
+    tu_buf_free(&b);
+}
+
+/* ===================================================================== msgpack-javascript's rules */
+
+/* WP_DEC_MP_STRICT_KEYS takes strings and numbers of every form as keys; WP_DEC_MP_RAW_STRINGS
+ * makes string values (not keys) BIN entries of their bytes, under max_bin, in a tape of
+ * wp_cbor_tape_words(len) (an empty string is one byte and three words). */
+static void test_library_rules(void) {
+    tu_buf b = { 0 };
+    tu_dec x;
+    static const char *const keys_ok[] = {
+        "81 a1 61 01", "81 00 01", "81 7f 01", "81 e0 01", "81 cc ff 01", "81 cd ff ff 01", "81 ce ff ff ff ff 01",
+        "81 d0 80 01", "81 d1 80 00 01", "81 d2 80 00 00 00 01", "81 ca 3f c0 00 00 01", "81 cb 3f f8 00 00 00 00 00 00 01",
+        "81 cf 00 00 00 01 00 00 00 00 01", "81 d3 ff ff ff ff 00 00 00 00 01", "81 d9 01 61 01", "81 da 00 01 61 01",
+    };
+    for (size_t i = 0; i < sizeof keys_ok / sizeof keys_ok[0]; i++) {
+        tu_case("strict keys: '%s' decodes", keys_ok[i]);
+        b.len = 0;
+        tu_buf_hex(&b, keys_ok[i]);
+        wp_tables_reset(&T);
+        CHECK_ERR(tu_decode(&x, &T, b.p, b.len, WP_DEC_MP_STRICT_KEYS | WP_DEC_MAPS_AS_OBJECTS), WP_OK);
+        tu_dec_free(&x);
+        tu_end();
+    }
+    /* raw strings: values BIN (offset, length), keys still strings; every string form */
+    tu_case("raw strings: values are BIN entries, keys KEY");
+    b.len = 0;
+    tu_buf_hex(&b, "84 a1 61 a0 a1 62 d9 02 78 79 a1 63 92 a1 7a da 00 01 e9 a1 64 c4 01 07");
+    wp_tables_reset(&T);
+    CHECK_ERR(tu_decode(&x, &T, b.p, b.len, WP_DEC_MP_RAW_STRINGS | WP_DEC_MAPS_AS_OBJECTS), WP_OK);
+    {
+        const uint32_t *w = x.d.tape;
+        uint32_t bins = 0, strs = 0;
+        for (uint32_t i = 0; i < x.d.tape_len; i++) {
+            uint32_t tag = w[i] & 0xffu;
+            if (tag == WP_T_BIN) { bins++; i += 2; }
+            else if (tag == WP_T_STRA || tag == WP_T_STRU || tag == WP_T_VSTR || tag == WP_T_STR8) strs++;
+        }
+        CHECK_EQ_U(bins, 5); /* "", "xy", "z", "\xe9" (as bytes, ill-formed or not), the binary */
+        CHECK_EQ_U(strs, 0);
+    }
+    tu_dec_free(&x);
+    tu_end();
+    tu_case("raw strings: a tape of empty strings fits the bound");
+    b.len = 0;
+    tu_buf_hex(&b, "dc 01 00");
+    for (int i = 0; i < 256; i++) tu_buf_hex(&b, "a0");
+    wp_tables_reset(&T);
+    CHECK_ERR(tu_decode(&x, &T, b.p, b.len, WP_DEC_MP_RAW_STRINGS), WP_OK);
+    CHECK(x.d.tape_len <= wp_cbor_tape_words(b.len), "tape %u words", x.d.tape_len);
+    CHECK(x.d.tape_len > wp_decode_tape_words(b.len), "tape %u words: the MessagePack bound would not do", x.d.tape_len);
+    tu_dec_free(&x);
+    tu_end();
     tu_buf_free(&b);
 }
 
@@ -1484,6 +1558,7 @@ int main(void) {
     test_maps();
     test_truncation();
     test_errors();
+    test_library_rules();
     test_depth();
     test_depth_wrap();
     test_multiple();

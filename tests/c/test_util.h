@@ -170,7 +170,7 @@ static inline wp_err tu_decode_fn(tu_dec *x, wp_tables *t, wp_err (*fn)(wp_decod
 #if WP_DEC_SLACK > 0 /* (gcc warns of a memset of length 0 in the build without slack) */
     memset(x->in + len, 0xa5, WP_DEC_SLACK); /* (slack bytes that are not zeros: masked off, never read as data) */
 #endif
-    uint32_t tw = fn == wp_cbor_decode ? wp_cbor_tape_words(len) : wp_decode_tape_words(len);
+    uint32_t tw = fn == wp_cbor_decode || (flags & WP_DEC_MP_RAW_STRINGS) ? wp_cbor_tape_words(len) : wp_decode_tape_words(len);
     x->tape64 = (uint64_t *)malloc(((size_t)tw + 1) / 2 * 8);
     uint32_t sw = wp_decode_stack_words(max_depth, len);
     wp_decoder *d = &x->d;

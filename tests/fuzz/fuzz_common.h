@@ -236,7 +236,7 @@ static inline wp_err fz_decode(fz_dec *x, int fmt, const uint8_t *in, uint32_t l
     d->max_ext = fz_limits[FZ_LIM_EXT];
     d->holes = fz_holes;
     d->nholes = fz_nholes;
-    uint32_t tw = fmt == FZ_CBOR ? wp_cbor_tape_words(len) : wp_decode_tape_words(len);
+    uint32_t tw = fmt == FZ_CBOR || (flags & WP_DEC_MP_RAW_STRINGS) ? wp_cbor_tape_words(len) : wp_decode_tape_words(len);
     uint32_t sw = wp_decode_stack_words(max_depth, len);
     /* (a copy of exactly the input and its slack: the sanitizers catch any read past them) */
     x->in = (uint8_t *)malloc((size_t)len + WP_DEC_SLACK ? (size_t)len + WP_DEC_SLACK : 1);
@@ -503,9 +503,20 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
              * wrap what stands for a string: the decoder keeps the map an object for them */
             int bundle_key = cbor && tag == WP_T_TAG && (p == 0xdff9u || (x->cb_bundle && (p == 14 || p == 15)));
             if (!str && !coercible && !bundle_key) mf->all_str = 0;
+            if (!cbor && (d->flags & WP_DEC_MP_STRICT_KEYS)) {
+                /* strings and numbers only (int64 ones not with WP_DEC_MP_NO_INT64_KEYS) */
+                const int num = tag == WP_T_INT || tag == WP_T_I32 || tag == WP_T_U32 || tag == WP_T_F64 || tag == WP_T_F32 ||
+                                ((tag == WP_T_U64 || tag == WP_T_I64) && !(d->flags & WP_DEC_MP_NO_INT64_KEYS));
+                FZ_CHECK(tag == WP_T_KEY || tag == WP_T_STRA || tag == WP_T_STRU || tag == WP_T_STR8 || tag == WP_T_BREF || tag == WP_T_BUNDLE || num,
+                         "strict keys: a key of tag %u (word %u)", tag, at);
+            }
             if (mf->kind == WP_T_OBJ) FZ_CHECK(str || coercible || packed_ref || bundle_key, "OBJ key of tag %u p %u (word %u)", tag, p, at);
         } else {
             FZ_CHECK(tag != WP_T_KEY, "KEY outside a key position (word %u)", at);
+            /* raw strings: no string value (bundles and records, which read their strings
+             * themselves, aside) */
+            if (!cbor && (d->flags & WP_DEC_MP_RAW_STRINGS) && !(d->flags & WP_DEC_BUNDLES) && !d->records)
+                FZ_CHECK(tag != WP_T_STRA && tag != WP_T_STRU && tag != WP_T_STR8 && tag != WP_T_VSTR, "raw strings: a string value of tag %u (word %u)", tag, at);
         }
         switch (tag) {
         case WP_T_NIL: if (c) fz_buf_u8(c, 'N'); if (et) fz_et_tag(et, WP_E_NIL, 0); break;
@@ -1025,6 +1036,8 @@ static inline int fz_err_allowed(int fmt, wp_err e, uint32_t flags) {
         return fmt == FZ_CBOR || (flags & WP_DEC_BUNDLES);
     case WP_ERR_RESERVED_BYTE: case WP_ERR_BAD_TIMESTAMP:
         return fmt == FZ_MSGPACK;
+    case WP_ERR_BAD_KEY:
+        return fmt == FZ_MSGPACK && (flags & WP_DEC_MP_STRICT_KEYS);
     case WP_ERR_RESERVED_AI: case WP_ERR_BREAK: case WP_ERR_BAD_CHUNK: case WP_ERR_BAD_SIMPLE:
     case WP_ERR_RESERVED_TAG:
         return fmt == FZ_CBOR;

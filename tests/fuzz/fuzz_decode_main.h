@@ -80,6 +80,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size & 8u) flags |= WP_DEC_UTF8_HOST;
     if (FZ_FORMAT == FZ_CBOR && (size & 16u)) flags |= WP_DEC_CBOR_SHARED;
     if (FZ_FORMAT == FZ_CBOR && (size & 32u)) flags |= WP_DEC_CBOR_PACKED;
+    /* (msgpack-javascript's rules: MessagePack, by the same bits) */
+    if (FZ_FORMAT == FZ_MSGPACK && (size & 2u)) flags |= WP_DEC_MP_STRICT_KEYS;
+    if (FZ_FORMAT == FZ_MSGPACK && (size & 4u)) flags |= WP_DEC_MP_RAW_STRINGS;
+    if (FZ_FORMAT == FZ_MSGPACK && (size & 16u)) flags |= WP_DEC_MP_NO_INT64_KEYS;
     uint32_t max_depth = fz_depths[(cfg >> 4) & 7u];
     size_t skip = 1;
     uint32_t feat = 0;
