@@ -308,9 +308,9 @@ fi
 DIST_OUT=(dist/index.cjs dist/wirepack.cjs dist/types/index.node.d.ts dist/esm/index.node.js)
 CJS_PARTS=(index:msgpack)
 ESM_ENTRIES=(js/src/index.node.js)
-for part in cbor transcode; do
+for part in cbor transcode msgpack; do
   if [[ -f js/src/$part.node.js ]]; then
-    CJS_PARTS+=("$part:$part")
+    CJS_PARTS+=("$part:${part/#msgpack/msgpackApi}") # (dist/wirepack.cjs's "msgpack" is the index's)
     ESM_ENTRIES+=("js/src/$part.node.js")
     DIST_OUT+=("dist/$part.cjs" "dist/types/$part.node.d.ts" "dist/esm/$part.node.js")
   fi

@@ -16,15 +16,18 @@ const nodeEntry = here('./js/src/index.node.js');
 const browserEntry = here('./js/src/index.browser.js');
 const cborNodeEntry = here('./js/src/cbor.node.js');
 const cborBrowserEntry = here('./js/src/cbor.browser.js');
+const libNodeEntry = here('./js/src/msgpack.node.js');
+const libBrowserEntry = here('./js/src/msgpack.browser.js');
 const suiteJson = here('./node_modules/msgpack-test-suite/dist/msgpack-test-suite.json');
 
 const include = ['tests/**/*.test.js'];
 const exclude = ['**/node_modules/**', 'build/**', 'dist/**'];
 
 // Exact-match aliases: 'wirepack' must not swallow e.g. 'wirepack/wirepack.wasm'.
-const aliases = (entry, cborEntry) => [
+const aliases = (entry, cborEntry, libEntry) => [
   { find: /^wirepack$/, replacement: entry },
   { find: /^wirepack\/cbor$/, replacement: cborEntry },
+  { find: /^wirepack\/msgpack$/, replacement: libEntry },
   { find: /^msgpack-test-suite\/dist\/msgpack-test-suite\.json$/, replacement: suiteJson },
   { find: /^msgpack-test-suite$/, replacement: suiteJson },
 ];
@@ -34,7 +37,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        resolve: { alias: aliases(nodeEntry, cborNodeEntry) },
+        resolve: { alias: aliases(nodeEntry, cborNodeEntry, libNodeEntry) },
         test: {
           name: 'node',
           environment: 'node',
@@ -47,7 +50,7 @@ export default defineConfig({
         },
       },
       {
-        resolve: { alias: aliases(browserEntry, cborBrowserEntry) },
+        resolve: { alias: aliases(browserEntry, cborBrowserEntry, libBrowserEntry) },
         // Pre-bundle the CJS/ESM test dependencies once so the browser can import them.
         optimizeDeps: {
           include: ['msgpackr', 'fast-check', '@msgpack/msgpack', 'cbor-x'],
@@ -73,7 +76,7 @@ export default defineConfig({
         },
       },
       {
-        resolve: { alias: aliases(nodeEntry, cborNodeEntry) },
+        resolve: { alias: aliases(nodeEntry, cborNodeEntry, libNodeEntry) },
         test: {
           name: 'emcc',
           environment: 'node',

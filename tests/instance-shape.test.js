@@ -8,6 +8,7 @@
 import { describe, test, expect } from 'vitest';
 import { Packr, Unpackr, PackrTransformStream, UnpackrTransformStream } from 'wirepack';
 import { Encoder, Decoder, EncoderTransformStream } from 'wirepack/cbor';
+import * as lib from 'wirepack/msgpack';
 
 const value = { id: 7, name: 'x', tags: ['a', 'b'], nested: { ok: true, n: [1, 2.5, -3] }, when: new Date(0) };
 
@@ -85,6 +86,19 @@ describe('every instance of a class has one set of own properties, in one order'
     expect(ownNames(p)).toBe(ownNames(new Packr({ sequential: true })));
     expect(ownNames(u)).toBe(ownNames(new Unpackr()));
     expect(ownNames(e)).toBe(ownNames(new Encoder({ sequential: true })));
+  });
+
+  test("wirepack/msgpack: its Decoders' Unpackrs have an Unpackr's class, its Encoders' Packrs one class", () => {
+    const codec = new lib.ExtensionCodec();
+    const decoders = [{}, { useBigInt64: true, rawStrings: true }, { mapKeyConverter: String, maxStrLength: 9, extensionCodec: codec, context: {} }];
+    for (const o of decoders) {
+      const u = /** @type {any} */ (new lib.Decoder(o)).unpackr;
+      u.unpack(lib.encode(value));
+      expect(ownNames(u), JSON.stringify(o)).toBe(ownNames(new Unpackr()));
+    }
+    const encoders = [{}, { sortKeys: true, ignoreUndefined: true }, { extensionCodec: codec, context: 1, useBigInt64: true, maxDepth: 9, forceFloat32: true, forceIntegerToFloat: true, initialBufferSize: 64 }];
+    const names = encoders.map((o) => { const p = /** @type {any} */ (new lib.Encoder(o)).packr; p.pack(value); return ownNames(p); });
+    for (const n of names) expect(n).toBe(names[0]);
   });
 
   test('an option named like a method does not hide the method, and options stay readable', () => {

@@ -79,3 +79,38 @@ describe("the peers' subpaths", () => {
     }
   }
 });
+
+// wirepack/msgpack (msgpack-javascript's API): through Node's resolution too, ESM and CommonJS, on
+// the runtime and DecodeError of wirepack's entry
+const LIB_CHILD = `
+const [how] = process.argv.slice(-1);
+const { createRequire } = await import('node:module');
+const req = createRequire(process.cwd() + '/package.json');
+const load = (s) => (how === 'require' ? req(s) : import(s));
+const M = await load('wirepack/msgpack');
+const W = await load('wirepack');
+let err;
+try { M.decode(new Uint8Array([0xc1])); } catch (e) { err = e; }
+const bytes = M.encode({ a: [1, 2 ** 40, 'x'], d: new Date(5) });
+console.log(JSON.stringify({
+  hex: Buffer.from(bytes).toString('hex'),
+  plain: Object.getPrototypeOf(bytes) === Uint8Array.prototype,
+  back: M.decode(bytes).a[1],
+  shared: err instanceof M.DecodeError && err instanceof W.DecodeError,
+  names: Object.keys(M).sort().join(','),
+}));
+`;
+
+describe('wirepack/msgpack', () => {
+  for (const how of ['import', 'require']) {
+    test(`${how}: msgpack-javascript's API on wirepack's runtime`, () => {
+      const out = execFileSync(process.execPath, ['--input-type=module', '-e', LIB_CHILD, how], { cwd: REPO, encoding: 'utf8' });
+      const r = JSON.parse(out.trim().split('\n').at(-1));
+      expect(r).toMatchObject({ plain: true, back: 2 ** 40, shared: true });
+      expect(r.hex).toBe('82a1619301cf0000010000000000a178a164d7ff01312d0000000000');
+      for (const k of ['encode', 'decode', 'decodeMulti', 'decodeAsync', 'decodeArrayStream', 'decodeMultiStream', 'Encoder', 'Decoder', 'DecodeError', 'ExtensionCodec', 'ExtData', 'EXT_TIMESTAMP']) {
+        expect(r.names.split(','), k).toContain(k);
+      }
+    });
+  }
+});

@@ -5,9 +5,9 @@
  * boundary per value; strings come from two joined areas decoded once per message.
  */
 import { DecodeError, ERROR_NAMES } from './errors.js';
-import { registry, unpackExtensions } from './ext.js';
+import { registry, unpackExtensions, NATIVE_TIMESTAMP } from './ext.js';
 import { BufferView, acquire, release, releaseMemory } from './runtime.js';
-import { pointerAt, readExt, readPrefixExt, syncExtConfig, typedArrayAt } from './unpack-ext.js';
+import { pointerAt, readExt, readPrefixExt, syncExtConfig, typedArrayAt, EXTS_CODEC, EXTS_CODEC_TS } from './unpack-ext.js';
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
@@ -17,6 +17,8 @@ const F_MULTIPLE = 2;
 const F_TAG_F32 = 8;
 const F_REC_STRICT = 16;
 const F_BUNDLES = 32;
+/** WP_DEC_MP_STRICT_KEYS, WP_DEC_MP_RAW_STRINGS: msgpack-javascript's rules (an Unpackr with an extensionCodec) */
+const F_STRICT_KEYS = 4096, F_RAW_STRINGS = 8192, F_NO_INT64_KEYS = 16384;
 /**
  * Short ASCII string values through C's value cache (csrc/wirepack.h wp_tables.vc_*): a value
  * seen a second time in a slot is kept there, and its VSTR entry names the slot and the stamp its
@@ -170,6 +172,19 @@ const STRING_CHUNK = 1 << 15;
  * @property {number} [maxBytes] largest input accepted (default 256 MiB)
  * @property {boolean} [freezeData] decoded arrays and plain objects (records too) are frozen,
  *   through Maps and Sets (msgpackr's option; see freezeDecoded)
+ * @property {ExtensionCodecLike} [extensionCodec] msgpack-javascript's decoding (what
+ *   wirepack/msgpack's Decoder sets): every extension goes to this codec, none of msgpackr's
+ * @property {unknown} [context] passed to the extension codec
+ * @property {(key: unknown) => string | number} [mapKeyConverter] with extensionCodec: every map
+ *   key goes through it (by default keys must be strings or numbers)
+ * @property {boolean} [rawStrings] with extensionCodec: string values (not keys) are bytes
+ */
+
+/**
+ * What the decoder needs of an extension codec (msgpack-javascript's ExtensionCodecType).
+ * [NATIVE_TIMESTAMP] true: the codec's decoder for -1 is the standard timestamp one (C makes
+ * the Date).
+ * @typedef {{decode(data: Uint8Array, type: number, context: any): unknown, [NATIVE_TIMESTAMP]?: boolean}} ExtensionCodecLike
  */
 
 /** Default maxBytes: 256 MiB (decoding takes up to about 13 bytes of wasm memory per input byte). */
@@ -958,6 +973,24 @@ export class TapeReader {
     return n === end - o ? U : U.slice(0, n);
   }
 
+  /**
+   * A map of n entries as an object whose keys went through the Unpackr's mapKeyConverter
+   * (msgpack-javascript's option: it takes every key, of any type, and returns a property name).
+   * @param {number} n
+   * @returns {Record<string, unknown>}
+   */
+  convertedMap(n) {
+    const convert = /** @type {(key: unknown) => string | number} */ (this.opts.mapKeyConverter);
+    /** @type {Record<string, unknown>} */
+    const o = {};
+    for (let i = 0; i < n; i++) {
+      const k = convert(this.v());
+      if (k === '__proto__') defineOwn(o, k, this.v());
+      else o[k] = this.v();
+    }
+    return o;
+  }
+
   /** @param {number} lo @param {number} hi unsigned high word */
   u64(lo, hi) {
     switch (this.int64) {
@@ -1001,7 +1034,7 @@ export class TapeReader {
     // msgpackr's and cbor-x's default: a view of the caller's input (never of wasm memory)
     if (!this.opts.copyBuffers) {
       const input = this.input;
-      if (BufferView === null) return input.subarray(off, off + n);
+      if (BufferView === null || this.opts.extensionCodec !== null) return input.subarray(off, off + n);
       // a Buffer in Node whatever the input's type (as copies are), made directly (a Buffer's
       // subarray, and its buffer and byteOffset getters, cost more than the view)
       if (this.inBuf === null) {
@@ -1351,6 +1384,7 @@ export class TapeReader {
       case 14: {
         let n = word >>> 8;
         if (n === 0xffffff) n = w[this.t++] >>> 0;
+        if (this.opts.mapKeyConverter !== null) return this.convertedMap(n);
         const m = new Map();
         for (let i = 0; i < n; i++) {
           const k = this.v();
@@ -1376,6 +1410,8 @@ export class TapeReader {
         const t = this.t;
         this.t = t + 2;
         const off = w[t + 1] >>> 0, type = word >>> 8;
+        const xc = this.opts.extensionCodec;
+        if (xc !== null) return xc.decode(this.input.subarray(off, off + (w[t] >>> 0)), (type << 24) >> 24, this.opts.context);
         // typed arrays (0x74) are copied out of the input without a view of it in between
         if (type === 0x74 && unpackExtensions[0x74] === undefined) return typedArrayAt(this.input, off, w[t] >>> 0, off);
         // and structured-clone pointers read where they lie
@@ -1749,7 +1785,11 @@ function runDecode(rt, bytes, flags, maxDepth, cbor, opts) {
     rt.u8.set(bytes, rt.base);
   }
   if (!cbor) {
-    if (rt.extVersion !== registry.version) syncExtConfig(rt);
+    // msgpackr's extensions (the registry's version), or @msgpack/msgpack's: every extension to
+    // the codec, the timestamp (-1) to C unless the codec has a decoder of its own for it
+    const xc = opts.extensionCodec;
+    const xv = xc === null ? registry.version : xc[NATIVE_TIMESTAMP] === true ? EXTS_CODEC_TS : EXTS_CODEC;
+    if (rt.extVersion !== xv) syncExtConfig(rt, xv);
     if (opts.structures || rt.recLoaded.length !== 0) loadRecords(rt, opts, (flags & F_MULTIPLE) !== 0);
   }
   rt.calls++;
@@ -1931,7 +1971,8 @@ export class Unpackr {
     self.coercibleKeyAsNumber = undefined; self.onInvalidDate = undefined; self.writeFunction = undefined; self.deterministic = undefined;
     self.float64 = undefined; self.indefiniteLengths = undefined; self.tagUint8Array = undefined; self.useSelfDescribedHeader = undefined;
     self.useTag259ForMaps = undefined; self.alwaysUseFloat = undefined; self.skipFunction = undefined; self.keyMap = undefined;
-    self._keyMap = undefined;
+    self._keyMap = undefined; self.extensionCodec = undefined; self.context = undefined; self.mapKeyConverter = undefined;
+    self.rawStrings = undefined;
     self.sharedValues = undefined; self.getShared = undefined; self.maxPrivatePackedValues = undefined; self.freezeData = undefined;
     if (options) storeOptions(this, options);
     /** @type {boolean} msgpackr's rule: objects when asked, or when records are turned off */
@@ -1986,7 +2027,23 @@ export class Unpackr {
     this.maxBinLength = limit(o.maxBinLength, 0xffffffff);
     this.maxExtLength = limit(o.maxExtLength, 0xffffffff);
     this.maxBytes = o.maxBytes === undefined ? DEFAULT_MAX_BYTES : limit(o.maxBytes, DEFAULT_MAX_BYTES);
-    this.flags = (this.mapsAsObjects ? F_MAPS_AS_OBJECTS : 0) | (this.useFloat32 > 2 ? F_TAG_F32 : 0) | F_BUNDLES;
+    /**
+     * msgpack-javascript's decoding (wirepack/msgpack's Decoder): its extension codec takes every
+     * extension but the timestamp it leaves to C (none of msgpackr's), binaries are views of the
+     * input, map keys are strings or numbers (or go through mapKeyConverter, over Maps), and
+     * rawStrings leaves string values as bytes. null: msgpackr's decoding.
+     * @type {ExtensionCodecLike | null}
+     */
+    this.extensionCodec = o.extensionCodec || null;
+    /** @type {unknown} the extension codec's context */
+    this.context = o.context;
+    /** @type {((key: unknown) => string | number) | null} */
+    this.mapKeyConverter = this.extensionCodec !== null && typeof o.mapKeyConverter === 'function' ? o.mapKeyConverter : null;
+    /** @type {boolean} */
+    this.rawStrings = this.extensionCodec !== null && !!o.rawStrings;
+    this.flags = (this.mapsAsObjects ? F_MAPS_AS_OBJECTS : 0) | (this.useFloat32 > 2 ? F_TAG_F32 : 0) |
+      (this.extensionCodec === null ? F_BUNDLES : (this.mapKeyConverter !== null ? 0 : this.int64AsType === 'bigint' ? F_STRICT_KEYS | F_NO_INT64_KEYS : F_STRICT_KEYS) |
+        (this.rawStrings ? F_RAW_STRINGS : 0));
     /** CBOR instead of MessagePack (set by the CBOR Decoder) */
     this.cbor = false;
     /** the record shape last found for each slot of the structures (TapeReader#recShape) */

@@ -35,10 +35,10 @@ export class C1Type {}
 export const FLOAT32_OPTIONS = Object.freeze({ NEVER: 0, ALWAYS: 1, DECIMAL_ROUND: 3, DECIMAL_FIT: 4 });
 
 // Encode tags (csrc/wirepack.h)
-const E_NIL = 0, E_FALSE = 1, E_TRUE = 2, E_UNDEF = 3, E_INT = 4, E_UINT = 5, E_F64 = 6, E_F32 = 7;
-const E_I64 = 8, E_U64 = 9, E_STR = 10, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_EXT = 14, E_DATE = 15, E_BADDATE = 16;
+export const E_NIL = 0, E_FALSE = 1, E_TRUE = 2, E_UNDEF = 3, E_INT = 4, E_UINT = 5, E_F64 = 6, E_F32 = 7;
+export const E_I64 = 8, E_U64 = 9, E_STR = 10, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_EXT = 14, E_DATE = 15, E_BADDATE = 16;
 const E_RAW = 17, E_PAD = 21;
-const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28, E_NUMS = 29;
+export const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28, E_NUMS = 29;
 const E_STR16 = 30, E_STRU8 = 31, E_KEY = 32, E_XBIN = 33;
 /** The CBOR encoder's flags (WP_CBOR_*, csrc/wirepack.h), which cbor.js sets. */
 export const CBOR_DETERMINISTIC = 1, CBOR_FLOAT64 = 2, CBOR_INDEFINITE = 4, CBOR_F64_ENTRIES = 8;
@@ -48,7 +48,7 @@ const CBOR_TRACKED = CBOR_DETERMINISTIC | CBOR_INDEFINITE;
  * when no option changes how a number is written (MessagePack, no float32, no records): the
  * walk then does one typeof test and one store per number, and C classifies them. */
 const NUM_RUN = 2;
-const ESC = 0xffffff;
+export const ESC = 0xffffff;
 
 /** msgpackr's table: binary exponent -> decimal multiplier (for DECIMAL_FIT). */
 const mult10 = new Array(256);
@@ -453,6 +453,8 @@ export class Packr extends Unpackr {
     /** @type {Uint8Array | null} a buffer given to useBuffer, written into while it has room */
     this.userBuffer = null;
     this.userOffset = 0;
+    /** results are Uint8Arrays, also where Buffer exists (wirepack/msgpack's, as its library's) */
+    this.plainResult = false;
     /** @type {RecordState | null} */
     this.records = null;
     this.initRecords(o);
@@ -1430,7 +1432,7 @@ function f32Fits(T, v, mode) {
 }
 
 /** @param {Tape} T @param {number} v */
-function writeF64(T, v) {
+export function writeF64(T, v) {
   const p = T.p;
   const a = (p + 2) & ~1;
   T.u32[p] = E_F64;
@@ -1454,7 +1456,7 @@ function writeF64(T, v) {
  * nodes (keys that never repeat) sets the trie aside for KEY_SKIP keys, since making a node for
  * each costs more than it saves.
  */
-class KeyNode {
+export class KeyNode {
   /** @param {string} k @param {number} w its KEY word, or 0 @param {number} n its entry's words */
   constructor(k, w, n) {
     this.k = k;
@@ -1564,7 +1566,7 @@ function keyNext(T, kc, node, k) {
  * @param {Tape} T @param {KeyNode | null} node @param {string} k
  * @returns {KeyNode | null}
  */
-function writeKey(T, node, k) {
+export function writeKey(T, node, k) {
   const kc = T.kc;
   if (node === null || kc.skip > 0) {
     if (kc.skip > 0) kc.skip--;
@@ -1646,7 +1648,7 @@ const charCodeAt = String.prototype.charCodeAt;
  * BLOB_AFTER_WEB without Buffer, as an E_STRU8 entry whose UTF-8 emit writes.
  * @param {Tape} T @param {string} s
  */
-function writeStringValue(T, s) {
+export function writeStringValue(T, s) {
   const n = s.length;
   if ((T.chars += n) > BLOB_AFTER && n >= BLOB_MIN && writeBlobString(T, s, n)) return;
   writeString(T, s);
@@ -1692,7 +1694,7 @@ function writeStrings(rt, T) {
 /**
  * @param {Tape} T @param {string} s
  */
-function writeString(T, s) {
+export function writeString(T, s) {
   const n = s.length;
   if (n < SHORT_STRING) {
     // UTF-8 in JS, as TextEncoder does it (a lone surrogate is U+FFFD): a call into Node's
@@ -1923,7 +1925,7 @@ function bigIntBytes(v) {
 const TWO32 = 4294967296;
 
 /** @param {Tape} T @param {Date} d */
-function writeDate(T, d) {
+export function writeDate(T, d) {
   const ms = d.getTime();
   if (ms !== ms) { T.u32[T.p++] = E_BADDATE; return; }
   const sec = Math.floor(ms / 1000);
@@ -1980,13 +1982,14 @@ function emit(rt, T, cborFlags, packr) {
     }
     packr.userBuffer = null;
   }
+  const plain = packr !== null && packr.plainResult;
   if (xlen !== 0) {
     // (more than XBIN_MIN > SLAB_MAX bytes: a result of its own)
-    const r = NodeBuffer !== undefined ? NodeBuffer.allocUnsafe(n) : new Uint8Array(n);
+    const r = NodeBuffer !== undefined && !plain ? NodeBuffer.allocUnsafe(n) : new Uint8Array(n);
     copyWithXbins(rt, T, out, n, r, 0);
     return r;
   }
-  return copyOut(rt, out, n);
+  return copyOut(rt, out, n, plain);
 }
 
 /**
@@ -2063,9 +2066,10 @@ let slabOff = SLAB;
 /**
  * Copy n result bytes at wasm address out (4-aligned) into a new Buffer (Node) or Uint8Array.
  * @param {import('./runtime.js').Runtime} rt @param {number} out @param {number} n
+ * @param {boolean} plain a Uint8Array where Buffer exists too
  * @returns {Uint8Array}
  */
-function copyOut(rt, out, n) {
+function copyOut(rt, out, n, plain) {
   if (n <= HEAP_MAX && BufferView === null) {
     const r = new Uint8Array(n), u8 = rt.u8;
     for (let i = 0; i < n; i++) r[i] = u8[out + i];
@@ -2073,9 +2077,9 @@ function copyOut(rt, out, n) {
   }
   if (n <= SLAB_MAX) {
     const s = slabCopy(rt.u32, out >> 2, n);
-    return BufferView !== null ? new BufferView(s, slabAt, n) : new Uint8Array(s, slabAt, n);
+    return BufferView !== null && !plain ? new BufferView(s, slabAt, n) : new Uint8Array(s, slabAt, n);
   }
-  if (NodeBuffer === undefined) return rt.u8.slice(out, out + n);
+  if (NodeBuffer === undefined || plain) return rt.u8.slice(out, out + n);
   const b = NodeBuffer.allocUnsafe(n);
   b.set(rt.u8.subarray(out, out + n));
   return b;

@@ -34,6 +34,12 @@ export class ExtData {
  * @property {(value: any) => any} [read] the instance from the value write returned
  */
 
+/**
+ * On an extension codec (wirepack/msgpack's ExtensionCodec): true while its decoder for the
+ * timestamp extension (-1) is the standard one, which the C decoder then stands in for.
+ */
+export const NATIVE_TIMESTAMP = Symbol('wirepack.nativeTimestamp');
+
 /** Registered extensions with a Class, most recent first (msgpackr's order). @type {Extension[]} */
 export const packExtensions = [];
 /** Extensions by type (0..255) for decoding. @type {(Extension | undefined)[]} */

@@ -60,6 +60,8 @@ class MsgpackScanner {
   /** @param {Unpackr} unpackr whose record structures apply to the ids not defined in the value */
   constructor(unpackr) {
     this.unpackr = unpackr;
+    /** msgpack-javascript's decoding (an extensionCodec): none of msgpackr's framing extensions */
+    this.plain = unpackr.extensionCodec !== null;
     /** @type {Map<number, number>} field counts of the records defined in the value so far */
     this.records = new Map();
     this.defId = -1;
@@ -167,7 +169,7 @@ class MsgpackScanner {
         p += 1;
         continue; // the slot is filled by the length that follows
       }
-      if (c >= 0xd4 && c <= 0xd6) {
+      if (c >= 0xd4 && c <= 0xd6 && !this.plain) {
         if (p + 2 > end) return this.more(p, pending, p + 2);
         const type = b[p + 1];
         if (type === 0x72) {
@@ -385,6 +387,8 @@ export class ChunkDecoder {
     /** bytes of the input before the held ones (for error offsets in messages) */
     this.consumed = 0;
     this.scanner = this.cbor ? new CborScanner(decoder.maxDepth) : new MsgpackScanner(decoder);
+    /** held bytes are Uint8Arrays, not Buffers (msgpack-javascript's decoding: binaries are views of them) */
+    this.plain = decoder.extensionCodec !== null;
   }
 
   /** True while part of a value is held. */
@@ -459,7 +463,7 @@ export class ChunkDecoder {
     if (again !== null) {
       // the decoder did not end where the scanner did: decode all that is held, unframed
       const kept = again.subarray(0, this.length);
-      next = copyBytes(kept, kept.length + length - end);
+      next = copyBytes(kept, kept.length + length - end, this.plain);
       next.set(held.subarray(end, length), kept.length);
       this.fail(null);
       framed = true;
@@ -521,7 +525,7 @@ export class ChunkDecoder {
       if (framed && at === 0) this.unframeable = true;
       else if (!framed || at > 0) this.unframeable = false;
       const rest = source.subarray(at);
-      const keep = borrowed || at > 0 || rest.byteOffset !== 0 ? copyBytes(rest, rest.length) : rest;
+      const keep = borrowed || at > 0 || rest.byteOffset !== 0 ? copyBytes(rest, rest.length, this.plain) : rest;
       this.held = keep;
       this.length = rest.length;
       this.needed = this.wake = rest.length + 1;
@@ -558,7 +562,7 @@ export class ChunkDecoder {
       const limit = Math.max(length, Math.min(this.maxIncompleteBufferSize, this.decoder.maxBytes));
       // (pre-sizing to what is needed is capped: a garbage header may announce any length)
       const size = Math.min(limit, Math.max(length, 2 * held.length, Math.min(this.needed, 4 * length + 65536)));
-      held = copyBytes(held.subarray(0, this.length), size);
+      held = copyBytes(held.subarray(0, this.length), size, this.plain);
       this.held = held;
     }
     held.set(bytes, this.length);
@@ -602,9 +606,10 @@ export class ChunkDecoder {
  * A copy of bytes in a new buffer of `size` bytes (zero-filled after them).
  * @param {Uint8Array} bytes
  * @param {number} size
+ * @param {boolean} plain a Uint8Array even where Buffer exists
  */
-function copyBytes(bytes, size) {
-  const out = alloc(size);
+function copyBytes(bytes, size, plain) {
+  const out = plain ? new Uint8Array(size) : alloc(size);
   out.set(bytes);
   return out;
 }

@@ -12,25 +12,36 @@ import { ExtData, unpackExtensions, registry } from './ext.js';
 /** Built-in extensions that wrap the next value (any size). */
 const PREFIX_BUILTIN = [0x65, 0x69, 0x73, 0x78];
 
+/** syncExtConfig's versions for msgpack-javascript's decoding (an Unpackr with an extensionCodec):
+ * every extension raw (an EXT entry for the codec), or every one but the timestamp (-1), which C
+ * makes a Date. (The registry's versions are 0 and up; -1 is a runtime's "none yet".) */
+export const EXTS_CODEC = -3, EXTS_CODEC_TS = -2;
+
 /**
- * Write the extension config for the current registry into C (csrc/wirepack.h wp_ext_config).
- * @param {import('./runtime.js').Runtime} rt
+ * Write the extension config into C (csrc/wirepack.h wp_ext_config): msgpackr's, for the
+ * registry's version, or msgpack-javascript's (EXTS_CODEC, EXTS_CODEC_TS).
+ * @param {import('./runtime.js').Runtime} rt @param {number} version
  */
-export function syncExtConfig(rt) {
+export function syncExtConfig(rt, version) {
   const any = new Uint32Array(8), fix1 = new Uint32Array(8), raw = new Uint32Array(8);
-  for (const t of PREFIX_BUILTIN) any[t >> 5] |= 1 << (t & 31);
-  for (let t = 0; t < 256; t++) {
-    const ext = unpackExtensions[t];
-    if (ext === undefined) continue;
-    any[t >> 5] &= ~(1 << (t & 31));
-    if (typeof ext.unpack === 'function') raw[t >> 5] |= 1 << (t & 31);
-    else if (typeof ext.read === 'function') fix1[t >> 5] |= 1 << (t & 31);
+  if (version < 0) {
+    raw.fill(0xffffffff);
+    if (version === EXTS_CODEC_TS) raw[7] &= 0x7fffffff;
+  } else {
+    for (const t of PREFIX_BUILTIN) any[t >> 5] |= 1 << (t & 31);
+    for (let t = 0; t < 256; t++) {
+      const ext = unpackExtensions[t];
+      if (ext === undefined) continue;
+      any[t >> 5] &= ~(1 << (t & 31));
+      if (typeof ext.unpack === 'function') raw[t >> 5] |= 1 << (t & 31);
+      else if (typeof ext.read === 'function') fix1[t >> 5] |= 1 << (t & 31);
+    }
   }
   const R = rt.u32, c = rt.extConfig;
   R.set(any, c);
   R.set(fix1, c + 8);
   R.set(raw, c + 16);
-  rt.extVersion = registry.version;
+  rt.extVersion = version;
 }
 
 /** @param {Uint8Array} d @param {number} at */
