@@ -123,6 +123,25 @@ export const msgpackMsgpack = {
   },
 };
 
+/** wirepack/msgpack: @msgpack/msgpack's API and wire format on wirepack's codec (js/src/msgpack.node.js). */
+export const wirepackLib = {
+  id: 'wirepack/msgpack',
+  role: 'subject',
+  load: async () => {
+    const lib = await import(new URL('../../js/src/msgpack.node.js', import.meta.url).href);
+    return { lib, info: 'wirepack/msgpack (js/src/msgpack.node.js: the @msgpack/msgpack API, its bytes)' };
+  },
+  create: (lib) => {
+    const { encode, decode } = lib;
+    return {
+      encode: (obj) => encode(obj),
+      decode: (buf) => decode(buf),
+      encodeLabel: 'buf = require("wirepack/msgpack").encode(obj);',
+      decodeLabel: 'obj = require("wirepack/msgpack").decode(buf);',
+    };
+  },
+};
+
 /** V8's JSON, written as msgpackr's tests/benchmark.cjs writes it (JSON.parse of a Buffer). */
 export const json = {
   id: 'JSON',
@@ -468,5 +487,5 @@ export const wirepackCborPacked = {
 export const ALL_CONTENDERS = [
   wirepack, msgpackr, msgpackrRecords, msgpackrRandomAccess, msgpackrBundled, msgpackMsgpack, msgpackLite,
   notepack, msgpack5, json, jsonString, wirepackCbor, cborX, cborXRecords, cborXPacked, nodeCbor,
-  wirepackRecords, wirepackBundled, wirepackCborRecords, wirepackCborPacked,
+  wirepackRecords, wirepackBundled, wirepackCborRecords, wirepackCborPacked, wirepackLib,
 ];
