@@ -38,7 +38,7 @@ export const FLOAT32_OPTIONS = Object.freeze({ NEVER: 0, ALWAYS: 1, DECIMAL_ROUN
 export const E_NIL = 0, E_FALSE = 1, E_TRUE = 2, E_UNDEF = 3, E_INT = 4, E_UINT = 5, E_F64 = 6, E_F32 = 7;
 export const E_I64 = 8, E_U64 = 9, E_STR = 10, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_EXT = 14, E_DATE = 15, E_BADDATE = 16;
 const E_RAW = 17, E_PAD = 21;
-export const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28, E_NUMS = 29;
+const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28, E_NUMS = 29;
 const E_STR16 = 30, E_STRU8 = 31, E_KEY = 32, E_XBIN = 33;
 /** The CBOR encoder's flags (WP_CBOR_*, csrc/wirepack.h), which cbor.js sets. */
 export const CBOR_DETERMINISTIC = 1, CBOR_FLOAT64 = 2, CBOR_INDEFINITE = 4, CBOR_F64_ENTRIES = 8;
@@ -929,7 +929,7 @@ export class Packr extends Unpackr {
     writeHeader(T, E_ARR, n);
     let i = 0;
     if (n >= NUM_RUN && typeof o[0] === 'number' && this.useFloat32 === 0 && (this.cborFlags < 0 ? !T.recInts : this.cborNumRuns) && n < ESC) {
-      i = writeNumberRun(T, o, n);
+      i = writeNumberRun(T, o, n, false);
     }
     for (; i < n; i++) this.write(T, o[i], depth);
   }
@@ -1597,19 +1597,21 @@ export function writeKey(T, node, k) {
 
 /**
  * The leading numbers of an array as one E_NUMS run: the values go in as f64 and C writes each
- * in the form writeNumber would choose (without float32 or records). Returns how many elements
- * it wrote (the rest of the array goes through write()); o[0] is a number.
- * @param {Tape} T @param {unknown[]} o @param {number} n
+ * in the form writeNumber would choose (without float32 or records): integers of 32 bits as
+ * integers, the rest as float64. Returns how many elements it wrote (the rest of the array goes
+ * through write()); o[0] is a number. `int64`: the run stops at a safe integer past 32 bits
+ * (wirepack/msgpack writes those as uint64 / int64, as its library does).
+ * @param {Tape} T @param {unknown[]} o @param {number} n @param {boolean} int64
  * @returns {number}
  */
-function writeNumberRun(T, o, n) {
+export function writeNumberRun(T, o, n, int64) {
   const words = 2 * n + 2;
   if (T.p + words > T.cap) T.grow(words);
   const p = T.p, a = (p + 2) & ~1, f64 = T.f64, b = a >> 1;
   let i = 0;
   for (; i < n; i++) {
     const v = o[i];
-    if (typeof v !== 'number') break;
+    if (typeof v !== 'number' || (int64 && (v >>> 0) !== v && (v >> 0) !== v && Number.isSafeInteger(v))) break;
     f64[b + i] = v;
   }
   T.u32[p] = E_NUMS | (i << 8);

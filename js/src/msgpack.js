@@ -19,8 +19,8 @@
  * is a RangeError as in the library.
  */
 import {
-  Packr, KeyNode, writeKey, writeStringValue, writeString, writeHeader, writeBytes, writeDate, writeF64,
-  E_NIL, E_FALSE, E_TRUE, E_INT, E_UINT, E_F32, E_I64, E_U64, E_BIN, E_ARR, E_MAP, E_EXT, E_NUMS, ESC,
+  Packr, KeyNode, writeKey, writeStringValue, writeString, writeHeader, writeBytes, writeDate, writeF64, writeNumberRun,
+  E_NIL, E_FALSE, E_TRUE, E_INT, E_UINT, E_F32, E_I64, E_U64, E_BIN, E_ARR, E_MAP, E_EXT, ESC,
 } from './encode.js';
 import { Unpackr, put64 } from './decode.js';
 import { DecodeError as WirepackDecodeError } from './errors.js';
@@ -434,7 +434,7 @@ class LibraryPackr extends Packr {
     if (n > 0 && depth + 2 > this.depthLimit) throw this.tooDeep(depth);
     writeHeader(T, E_ARR, n);
     let i = 0;
-    if (n >= 2 && typeof o[0] === 'number' && this.runs && n < ESC) i = writeRun(T, o, n);
+    if (n >= 2 && typeof o[0] === 'number' && this.runs && n < ESC) i = writeNumberRun(T, o, n, true);
     for (; i < n; i++) this.write(T, o[i], depth + 1);
   }
 
@@ -486,29 +486,6 @@ class LibraryPackr extends Packr {
       this.write(T, v, depth + 1);
     }
   }
-}
-
-/**
- * The leading numbers of an array as one E_NUMS run, up to the first that C would write
- * otherwise than the library: C writes integers of 32 bits as integers and the rest as float64,
- * and the library integers past 32 bits as uint64 / int64. Returns how many it wrote.
- * @param {import('./encode.js').Tape} T @param {unknown[]} o @param {number} n
- * @returns {number}
- */
-function writeRun(T, o, n) {
-  const words = 2 * n + 2;
-  if (T.p + words > T.cap) T.grow(words);
-  const p = T.p, a = (p + 2) & ~1, f64 = T.f64, b = a >> 1;
-  let i = 0;
-  for (; i < n; i++) {
-    const v = o[i];
-    if (typeof v !== 'number') break;
-    if ((v >>> 0) !== v && (v >> 0) !== v && Number.isSafeInteger(v)) break;
-    f64[b + i] = v;
-  }
-  T.u32[p] = E_NUMS | (i << 8);
-  T.p = a + 2 * i;
-  return i;
 }
 
 /**
