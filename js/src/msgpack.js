@@ -1,9 +1,10 @@
 // @ts-check
-/**
- * msgpack-javascript's API (`wirepack/msgpack`): encode, decode, decodeMulti, decodeAsync,
+/*
+ * @msgpack/msgpack's API (`wirepack/msgpack`; the library is msgpack-javascript, named so in
+ * the JSDoc below, where an @ would start a tag): encode, decode, decodeMulti, decodeAsync,
  * decodeArrayStream, decodeMultiStream, Encoder, Decoder, DecodeError, ExtensionCodec, ExtData and
  * the timestamp helpers, with that library's options and its wire format. The encoder writes the
- * bytes msgpack-javascript writes for every value (integers past 32 bits as uint64/int64, undefined
+ * bytes @msgpack/msgpack writes for every value (integers past 32 bits as uint64/int64, undefined
  * as nil, any ArrayBufferView as bin, other objects as the map of their own enumerable keys: no
  * msgpackr extension, no toJSON), and the decoder reads extensions through the ExtensionCodec
  * (none of msgpackr's), integers past 32 bits as numbers (BigInts with useBigInt64) and maps
@@ -11,12 +12,15 @@
  *
  * Where it differs, on purpose: a `__proto__` key is an own property (the library throws); a
  * BigInt outside 64 bits throws a RangeError (the library wraps it); a timestamp with nanoseconds
- * of 10^9 or more is a DecodeError (the spec's rule; the library reads it); nesting deeper than
- * the Decoder's maxDepth (default 1000) is a DecodeError (the library has no limit); values
- * after the array of decodeArrayStream are an error (the library ignores those in the chunk
- * that ends the array); ExtData whose data is a function (given the output position) is not
- * supported. Errors have wirepack's fields: code, offset, and incomplete for truncation, which
- * is a RangeError as in the library.
+ * of 10^9 or more is a DecodeError (the spec's rule; the library reads it), and one below the
+ * millisecond is the floor of the instant (the library's sec * 1e3 + nsec / 1e6 in doubles rounds
+ * up near whole seconds); ill-formed UTF-8 and unpaired surrogates are U+FFFD as TextDecoder and
+ * TextEncoder make them (the library's own transcoder, for short strings, differs); nesting
+ * deeper than the Decoder's maxDepth (default 1000) is a DecodeError (the library has no limit);
+ * values after the array of decodeArrayStream are an error (the library ignores those in the
+ * chunk that ends the array); ExtData whose data is a function (given the output position) is not
+ * supported. Errors have wirepack's fields: code, offset, and incomplete for truncation, which is
+ * a RangeError as in the library.
  */
 import {
   Packr, KeyNode, writeKey, writeStringValue, writeString, writeHeader, writeBytes, writeDate, writeF64, writeNumberRun,
@@ -77,7 +81,11 @@ function libraryError(e, length) {
   return out;
 }
 
-/** @param {number} at @param {number} length */
+/**
+ * Bytes after the value (or the array): from `at` (the start of the chunk they are in, where the
+ * stream decoders cannot tell where in it the value ended) to the input's `length` so far.
+ * @param {number} at @param {number} length
+ */
 function extraBytes(at, length) {
   return new InsufficientDataError('TRAILING_DATA', at, `Extra ${length - at} of ${length} byte(s) found at buffer[${at}]`);
 }
@@ -645,8 +653,8 @@ export class Decoder {
     /** @type {unknown} */
     let value;
     for await (const chunk of asyncIterable(stream)) {
-      if (got) throw extraBytes(total, total);
       const bytes = toBytes(chunk);
+      if (got) throw extraBytes(total, total + bytes.length);
       /** @type {unknown[]} */
       let values;
       try {
@@ -722,12 +730,12 @@ export class Decoder {
       } catch (e) {
         const before = e instanceof WirepackDecodeError && e.values ? e.values : [];
         yield* isArray ? before.slice(0, left) : before;
-        throw isArray && before.length >= left ? extraBytes(total, total) : libraryError(e);
+        throw isArray && before.length >= left ? extraBytes(total - bytes.length, total) : libraryError(e);
       }
       if (isArray) {
         if (values.length > left || (values.length === left && chunks.incomplete)) {
           yield* values.slice(0, left);
-          throw extraBytes(total, total);
+          throw extraBytes(total - bytes.length, total);
         }
         left -= values.length;
       }

@@ -7,7 +7,7 @@
  * Every failure building a value from extension data is a DecodeError.
  */
 import { DecodeError } from './errors.js';
-import { ExtData, unpackExtensions, registry } from './ext.js';
+import { ExtData, unpackExtensions } from './ext.js';
 
 /** Built-in extensions that wrap the next value (any size). */
 const PREFIX_BUILTIN = [0x65, 0x69, 0x73, 0x78];
