@@ -289,7 +289,6 @@ ExtensionCodec.defaultCodec = /** @type {ExtensionCodecType<undefined>} */ (new 
  * @property {boolean} [forceIntegerToFloat] integers as floats too
  */
 
-const F32 = new Float32Array(1), F32_BITS = new Uint32Array(F32.buffer);
 const toTag = Object.prototype.toString;
 
 /**
@@ -365,9 +364,9 @@ class LibraryPackr extends Packr {
   /** @param {import('./encode.js').Tape} T @param {number} v */
   writeFloat(T, v) {
     if (this.forceFloat32) {
-      F32[0] = v;
+      // (the float32 bits straight into the entry's second word, through the tape's own view)
       T.u32[T.p] = E_F32;
-      T.u32[T.p + 1] = F32_BITS[0];
+      T.f32[T.p + 1] = v;
       T.p += 2;
     } else {
       writeF64(T, v);
@@ -485,7 +484,6 @@ class LibraryPackr extends Packr {
       for (let i = 0; i < keys.length; i++) if (o[keys[i]] === undefined) n--;
     }
     if (n > 0 && depth + 2 > this.depthLimit) throw this.tooDeep(depth);
-    if (T.p + 2 > T.cap) T.grow(2);
     writeHeader(T, E_MAP, n);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i], v = o[k];
