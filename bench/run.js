@@ -394,7 +394,7 @@ async function main() {
     `- CPU: ${machine.cpu} x ${machine.cpuCount}, ${machine.totalMemGiB} GiB; ${machine.platform}`,
     `- Node ${machine.node} (V8 ${machine.v8})` +
       (report.browser && !report.browser.missing ? `; Chromium ${report.browser.chromium ?? '(version not reported)'}` : report.browser?.missing ? '; no browser suite yet' : ''),
-    `- peers: ${['msgpackr', 'msgpackr-extract', 'cbor-x', 'cbor-extract', '@msgpack/msgpack', 'msgpack-lite', 'notepack.io', 'msgpack5', 'cbor'].map((p) => `${p} ${packageVersion(p) ?? '?'}`).join(', ')}`,
+    `- peers: ${['msgpackr', 'msgpackr-extract', 'cbor-x', 'cbor-extract', '@msgpack/msgpack', 'msgpack-lite', 'notepack.io', 'msgpack5', 'cbor', '@jsonjoy.com/json-pack'].map((p) => `${p} ${packageVersion(p) ?? '?'}`).join(', ')}`,
     `- total time ${seconds.toFixed(1)} s (build not included); load average at start ${machine.loadavg.join(' ')}, at end ${report.loadavgEnd.join(' ')}`,
     '',
   ];

@@ -483,9 +483,54 @@ export const wirepackCborPacked = {
   },
 };
 
+/**
+ * json-pack (@jsonjoy.com/json-pack): the encoder and decoder classes its own benchmarks time as
+ * its fastest, one instance each per input (an encoder keeps its Writer, whose `encode` result is
+ * a view of the Writer's buffer that the next encode does not overwrite). MessagePack:
+ * MsgPackEncoderFast / MsgPackDecoderFast; CBOR: CborEncoderFast / CborDecoderBase. They write
+ * JSON values (the Fast encoders nothing else: no binary, undefined or Date), so the varied suite
+ * leaves them out of the inputs they cannot represent.
+ */
+function jsonPackLoader(sub, what) {
+  return async () => {
+    const lib = requireCjs(`@jsonjoy.com/json-pack/lib/${sub}`);
+    return { lib, info: `@jsonjoy.com/json-pack ${packageVersion('@jsonjoy.com/json-pack') ?? '?'} (${what})` };
+  };
+}
+
+export const jsonPack = {
+  id: 'json-pack',
+  role: 'peer',
+  load: jsonPackLoader('msgpack', 'MsgPackEncoderFast, MsgPackDecoderFast'),
+  create: (lib) => {
+    const encoder = new lib.MsgPackEncoderFast(), decoder = new lib.MsgPackDecoderFast();
+    return {
+      encode: (obj) => encoder.encode(obj),
+      decode: (buf) => decoder.decode(buf),
+      encodeLabel: 'json-pack: new MsgPackEncoderFast().encode(obj);',
+      decodeLabel: 'json-pack: new MsgPackDecoderFast().decode(buf);',
+    };
+  },
+};
+
+export const jsonPackCbor = {
+  id: 'json-pack/cbor',
+  role: 'peer',
+  load: jsonPackLoader('cbor', 'CborEncoderFast, CborDecoderBase'),
+  create: (lib) => {
+    const encoder = new lib.CborEncoderFast(), decoder = new lib.CborDecoderBase();
+    return {
+      encode: (obj) => encoder.encode(obj),
+      decode: (buf) => decoder.decode(buf),
+      encodeLabel: 'json-pack: new CborEncoderFast().encode(obj);',
+      decodeLabel: 'json-pack: new CborDecoderBase().decode(buf);',
+    };
+  },
+};
+
 /** Every contender, found by `key ?? id` (the memory suite's child processes look them up here). */
 export const ALL_CONTENDERS = [
   wirepack, msgpackr, msgpackrRecords, msgpackrRandomAccess, msgpackrBundled, msgpackMsgpack, msgpackLite,
   notepack, msgpack5, json, jsonString, wirepackCbor, cborX, cborXRecords, cborXPacked, nodeCbor,
-  wirepackRecords, wirepackBundled, wirepackCborRecords, wirepackCborPacked, wirepackLib,
+  wirepackRecords, wirepackBundled, wirepackCborRecords, wirepackCborPacked, wirepackLib, jsonPack, jsonPackCbor,
 ];

@@ -1,7 +1,7 @@
 // endel/msgpack-benchmark: its four inputs, its implementations that are still maintained
 // (msgpackr added, as msgpackr's README reports it), JSON as it writes it (strings), encode and
 // decode, the fastest named per input.
-import { wirepack, wirepackLib, msgpackr, msgpackMsgpack, msgpackLite, msgpack5, notepack, jsonString } from '../lib/contenders.js';
+import { wirepack, wirepackLib, msgpackr, msgpackMsgpack, msgpackLite, msgpack5, notepack, jsonString, jsonPack } from '../lib/contenders.js';
 
 export default {
   name: 'msgpack-benchmark',
@@ -11,13 +11,13 @@ export default {
     'deep-equal the input), timed with this harness\'s alternating rounds instead of benchmark.js. JSON is ' +
     '`JSON.stringify(data)` / `JSON.parse(string)` as in its benchmark.js.',
   inputs: ['sample-datatypes.json', 'sample-small.json', 'sample-medium.json', 'sample-large.json'],
-  contenders: [wirepack, msgpackr, msgpackMsgpack, msgpackLite, msgpack5, notepack, jsonString, wirepackLib],
+  contenders: [wirepack, msgpackr, msgpackMsgpack, msgpackLite, msgpack5, notepack, jsonPack, jsonString, wirepackLib],
   views: [
     {
       subject: 'wirepack',
       layout: 'implementations',
-      ids: ['wirepack', 'msgpackr', '@msgpack/msgpack', 'msgpack-lite', 'msgpack5', 'notepack.io', 'JSON'],
-      summaryPeers: ['msgpackr', '@msgpack/msgpack', 'msgpack-lite', 'msgpack5', 'notepack.io', 'JSON'],
+      ids: ['wirepack', 'msgpackr', '@msgpack/msgpack', 'msgpack-lite', 'msgpack5', 'notepack.io', 'json-pack', 'JSON'],
+      summaryPeers: ['msgpackr', '@msgpack/msgpack', 'msgpack-lite', 'msgpack5', 'notepack.io', 'json-pack', 'JSON'],
       summaryReferences: [],
     },
     {

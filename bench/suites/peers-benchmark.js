@@ -6,11 +6,11 @@
 // (subject: wirepack/cbor).
 import {
   wirepack, wirepackCbor, msgpackr, msgpackrRecords, msgpackrRandomAccess, msgpackrBundled,
-  cborX, cborXRecords, cborXPacked, json, msgpackLite, msgpackMsgpack, msgpack5, notepack, nodeCbor,
+  cborX, cborXRecords, cborXPacked, json, msgpackLite, msgpackMsgpack, msgpack5, notepack, nodeCbor, jsonPack, jsonPackCbor,
   wirepackRecords, wirepackBundled, wirepackCborRecords, wirepackCborPacked,
 } from '../lib/contenders.js';
 
-const others = ['JSON', 'msgpack-lite', '@msgpack/msgpack', 'msgpack5', 'notepack.io', 'cbor'];
+const others = ['JSON', 'msgpack-lite', '@msgpack/msgpack', 'msgpack5', 'notepack.io', 'cbor', 'json-pack', 'json-pack/cbor'];
 
 export default {
   name: 'peers-benchmark',
@@ -26,7 +26,7 @@ export default {
     wirepack, wirepackCbor, wirepackRecords, wirepackBundled, wirepackCborRecords, wirepackCborPacked,
     msgpackrRecords, msgpackrRandomAccess, msgpackr, msgpackrBundled,
     cborXRecords, cborXPacked, cborX,
-    json, msgpackLite, msgpackMsgpack, msgpack5, notepack, nodeCbor,
+    json, msgpackLite, msgpackMsgpack, msgpack5, notepack, nodeCbor, jsonPack, jsonPackCbor,
   ],
   views: [
     {

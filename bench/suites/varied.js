@@ -10,10 +10,10 @@ import { runInput, computeRatios, median } from '../lib/runner.js';
 import { inputTable, summaryTable, table } from '../lib/report.js';
 import { firstDiff } from '../lib/verify.js';
 import { CATEGORIES, DISTINCT_KEYS, DISTINCT_KEY_SEGMENTS, QUICK_DISTINCT_KEYS, SEED, generateVaried } from '../lib/varied.js';
-import { wirepack, msgpackr, msgpackMsgpack, notepack, json, wirepackCbor, cborX } from '../lib/contenders.js';
+import { wirepack, msgpackr, msgpackMsgpack, notepack, json, wirepackCbor, cborX, jsonPack, jsonPackCbor } from '../lib/contenders.js';
 
-const MP_PEERS = ['msgpackr', '@msgpack/msgpack', 'notepack.io', 'JSON'];
-const CBOR_PEERS = ['cbor-x', 'JSON'];
+const MP_PEERS = ['msgpackr', '@msgpack/msgpack', 'notepack.io', 'json-pack', 'JSON'];
+const CBOR_PEERS = ['cbor-x', 'json-pack/cbor', 'JSON'];
 
 /** msgpackr's `moreTypes` mode (typed arrays as its typed-array extension) for wirepack and msgpackr. */
 function moreTypes(base, name) {
@@ -28,6 +28,23 @@ function moreTypes(base, name) {
         encodeLabel: `${name} new Packr({ moreTypes: true }).pack(obj);`,
         decodeLabel: `${name} new Packr({ moreTypes: true }).unpack(buf);`,
       };
+    },
+  };
+}
+
+/**
+ * json-pack's full encoders and decoders (MsgPackEncoder / MsgPackDecoder, CborEncoder /
+ * CborDecoder: the README's MessagePackEncoder pair), for the binary inputs only: its Fast
+ * encoders write a Uint8Array as a map of its indices.
+ */
+function jsonPackFull(base, cbor) {
+  const [E, D] = cbor ? ['CborEncoder', 'CborDecoder'] : ['MsgPackEncoder', 'MsgPackDecoder'];
+  return {
+    ...base,
+    variant: `binary inputs only: new ${E}() / new ${D}()`,
+    create: (lib) => {
+      const encoder = new lib[E](), decoder = new lib[D]();
+      return { encode: (obj) => encoder.encode(obj), decode: (buf) => decoder.decode(buf), encodeLabel: `json-pack: new ${E}().encode(obj);`, decodeLabel: `json-pack: new ${D}().decode(buf);` };
     },
   };
 }
@@ -57,7 +74,8 @@ function defaultInstance(base, name, cbor) {
  * each library's format and API can represent, not from speed; the verify step would FAIL them.
  */
 function exclusion(cat, id) {
-  if (cat.records && (id === 'JSON' || id === '@msgpack/msgpack' || id === 'notepack.io')) {
+  const jp = id === 'json-pack' || id === 'json-pack/cbor';
+  if (cat.records && (id === 'JSON' || id === '@msgpack/msgpack' || id === 'notepack.io' || jp)) {
     return 'no records mode (this input times the default instances of msgpackr and cbor-x, which write records)';
   }
   if (cat.json === false && id === 'JSON') {
@@ -68,6 +86,8 @@ function exclusion(cat, id) {
       ? 'no typed-array type: writes Buffer.from(typedArray), the elements truncated to bytes'
       : 'no typed-array type: writes the bytes as bin and reads back a Uint8Array';
   }
+  if (jp && cat.typedArrays) return 'no typed-array type: writes an Int16Array (any but a Uint8Array) as a map of its indices, or as null (CborEncoder)';
+  if (jp && cat.name === 'dates') return 'no Date type: writes a Date as an empty map, or as null (CborEncoder)';
   if (cat.name === 'floats' && id === 'notepack.io') {
     return 'writes integral doubles of 2^64 and more (1e30, 5e121) as uint64, which reads back as another number';
   }
@@ -217,7 +237,8 @@ export default {
     'In the two stream inputs every message is encoded (decoded) on its own, in order. Each contender must decode its own ' +
     'encoding to exactly the input first (`bench/lib/verify.js`: same types, a typed array of the same class, byte-exact binaries, ' +
     'same Date times). Left out where the format cannot represent the input (said per input): JSON from binary, typed arrays and Dates; ' +
-    '@msgpack/msgpack and notepack.io from typed arrays (no typed-array type); notepack.io from the float-heavy input (it writes ' +
+    '@msgpack/msgpack and notepack.io from typed arrays (no typed-array type); json-pack from typed arrays, Dates and the records input ' +
+    '(it has none of them; on the binary inputs it runs as its full encoders and decoders, its Fast ones write no binary); notepack.io from the float-heavy input (it writes ' +
     'integral doubles >= 2^64 as uint64). Plain MessagePack has no typed arrays either: on that input only, wirepack and msgpackr run ' +
     "as `new Packr({ moreTypes: true })` (msgpackr's typed-array extension); CBOR has them (RFC 8746 tags) in plain mode. JSON is " +
     '`Buffer.from(JSON.stringify(obj))` / `JSON.parse(buf)`, shared by both views. Timing: unless BENCH_ROUNDS / BENCH_BATCH_MS / ' +
@@ -226,7 +247,7 @@ export default {
   async run(ctx) {
     const { out, log, cache, h } = ctx;
     const cfg = suiteConfig(ctx.cfg);
-    const all = await loadContenders([wirepack, msgpackr, msgpackMsgpack, notepack, json, wirepackCbor, cborX], cfg, cache);
+    const all = await loadContenders([wirepack, msgpackr, msgpackMsgpack, notepack, json, wirepackCbor, cborX, jsonPack, jsonPackCbor], cfg, cache);
     out(`${h} varied: ${this.title}`);
     out();
     out(this.method);
@@ -256,6 +277,7 @@ export default {
         let x = c;
         if (cat.typedArrays && c.id === 'wirepack') x = moreTypes(c, 'wirepack');
         if (cat.typedArrays && c.id === 'msgpackr') x = moreTypes(c, 'msgpackr');
+        if (cat.json === false && !cat.typedArrays && cat.name !== 'dates' && (c.id === 'json-pack' || c.id === 'json-pack/cbor')) x = jsonPackFull(c, c.id === 'json-pack/cbor');
         if (cat.records) x = defaultInstance(c, c.id, c.id === 'wirepack/cbor' || c.id === 'cbor-x');
         contenders.push(g.kind === 'stream' ? streamOf(x, g.doc[0].length) : x);
       }
