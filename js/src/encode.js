@@ -1860,7 +1860,7 @@ export function writeBytes(T, tag, type, data) {
 }
 
 /** Bytes copied to the output as they are. @param {Tape} T @param {Uint8Array} data */
-function writeRaw(T, data) {
+export function writeRaw(T, data) {
   writeBytes(T, E_RAW, 0, data);
 }
 
