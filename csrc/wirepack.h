@@ -169,8 +169,11 @@ enum {
     WP_DEC_MP_RAW_STRINGS = 1u << 13, /* MessagePack: string values (not map keys, nor the keys of a record
                                          definition) are BIN entries, their
                                          bytes as they are, under max_bin (@msgpack/msgpack's rawStrings) */
-    WP_DEC_MP_NO_INT64_KEYS = 1u << 14 /* with WP_DEC_MP_STRICT_KEYS: uint64 and int64 keys (0xcf, 0xd3) fail
+    WP_DEC_MP_NO_INT64_KEYS = 1u << 14, /* with WP_DEC_MP_STRICT_KEYS: uint64 and int64 keys (0xcf, 0xd3) fail
                                          too (a host that reads them as BigInts: no property names) */
+    WP_DEC_MP_C1_UNDEFINED = 1u << 15 /* MessagePack: the reserved byte 0xc1, outside bundled strings, is
+                                         undefined (an UNDEF entry; as a map key it names the property
+                                         'undefined', as d4 00 00 does): json-pack writes undefined so */
 };
 
 /* The shortest string WP_DEC_UTF8_HOST hands to the host: shorter ones are transcoded, and made into

@@ -319,6 +319,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
 #define bundles ((d->flags & WP_DEC_BUNDLES) != 0)
 #define strict_keys ((d->flags & WP_DEC_MP_STRICT_KEYS) != 0)
 #define raw_strings ((d->flags & WP_DEC_MP_RAW_STRINGS) != 0)
+#define c1_undefined ((d->flags & WP_DEC_MP_C1_UNDEFINED) != 0)
     uint32_t *const recs = d->records;
     const wp_ext_config *const xc = d->ext;
     wp_err err = WP_OK;
@@ -425,7 +426,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                  * fixint 0x40..0x7f only where no record has that id: else it is a record) */
                 const bool coercible = str_like || b <= 0x3f || (b <= 0x7f && (!recs || !recs[b & 0x3fu])) || b >= 0xe0 ||
                                        b == 0xc0 || b == 0xc2 || b == 0xc3 || (b >= 0xca && b <= 0xd3) ||
-                                       wp_mp_undef_ext(&r, start, b, xc);
+                                       wp_mp_undef_ext(&r, start, b, xc) || (b == 0xc1 && c1_undefined);
                 /* (strict: strings, bundled ones too, and numbers only; a fixint 0x40..0x7f
                  * where no record has that id) */
                 if (strict_keys && !str_like && (!(b <= 0x3f || (b <= 0x7f && (!recs || !recs[b & 0x3fu])) || b >= 0xe0 || (b >= 0xca && b <= 0xd3)) ||
@@ -524,7 +525,12 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
             case 0xc0: wp_tape_put(&t, WP_T_NIL); r.pos++; goto item_done;
             case 0xc1: {
                 /* a bundled string: 0xc1 then a count of UTF-16 units to take from a bundle string */
-                if (b_S == UINT32_MAX) FAIL(WP_ERR_RESERVED_BYTE, start);
+                if (b_S == UINT32_MAX) {
+                    if (!c1_undefined) FAIL(WP_ERR_RESERVED_BYTE, start);
+                    wp_tape_put(&t, WP_T_UNDEF);
+                    r.pos++;
+                    goto item_done;
+                }
                 int64_t v;
                 uint32_t size;
                 if (!wp_int_at(&r, start + 1, &v, &size)) {
@@ -644,6 +650,9 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                         if (k == nk) sid = wp_shape_intern(tb, kscratch + ktop, nk);
                         if (sid != WP_NO_ID) tb->rec_last[rl] = (uint16_t)(sid + 1u);
                     }
+                    /* keys that run into the open bundle's strings: the item-by-item path says
+                     * BAD_BUNDLE at the first of them (its offset and error, whatever the flags) */
+                    if (wp_unlikely(q > b_S)) sid = WP_NO_ID;
                     if (sid != WP_NO_ID) {
                         if (nundo + 2 > undo_cap) FAIL(WP_ERR_TAPE_FULL, start);
                         undo[nundo++] = slot;
@@ -826,6 +835,7 @@ fail:
 #undef rec_strict
 #undef bundles
 #undef strict_keys
+#undef c1_undefined
 #undef raw_strings
 
 /* ===================================================================== encode */

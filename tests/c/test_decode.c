@@ -867,7 +867,12 @@ static const err_case err_cases[] = {
     { "81 c0", SK, WP_ERR_TRUNCATED, 0 },          /* (the map's count past the input's end, at its header) */
     { "81 c0 01 02", SK, WP_ERR_BAD_KEY, 1 },      /* before the trailing byte */
     { "81 a1 61 01 00", SK, WP_ERR_TRAILING_DATA, 4 },
+    { "81 c1 01", SK | WP_DEC_MP_C1_UNDEFINED, WP_ERR_BAD_KEY, 1 }, /* (undefined is no string or number) */
 #undef SK
+    /* WP_DEC_MP_C1_UNDEFINED (json-pack's undefined): 0xc1 is one byte, and stays reserved without it */
+    { "92 c1", WP_DEC_MP_C1_UNDEFINED, WP_ERR_TRUNCATED, 0 },
+    { "c1 c1", WP_DEC_MP_C1_UNDEFINED, WP_ERR_TRAILING_DATA, 1 },
+    { "92 01 c1", 0, WP_ERR_RESERVED_BYTE, 2 },
 };
 
 static void test_errors(void) {
@@ -913,6 +918,26 @@ static void test_library_rules(void) {
         tu_buf_hex(&b, keys_ok[i]);
         wp_tables_reset(&T);
         CHECK_ERR(tu_decode(&x, &T, b.p, b.len, WP_DEC_MP_STRICT_KEYS | WP_DEC_MAPS_AS_OBJECTS), WP_OK);
+        tu_dec_free(&x);
+        tu_end();
+    }
+    /* 0xc1 as undefined: a value (alone, in arrays, in runs of numbers, in maps and guessed maps),
+     * and a key that names the property 'undefined' (an UNDEF entry, as d4 00 00 as a key) */
+    static const char *const c1_ok[] = {
+        "c1", "93 c1 c1 c1", "93 01 02 c1", "94 01 c1 02 03", "81 a1 61 c1", "92 82 a1 61 c1 a1 62 01 82 a1 61 c1 a1 62 c1", "81 c1 01",
+    };
+    for (size_t i = 0; i < sizeof c1_ok / sizeof c1_ok[0]; i++) {
+        tu_case("0xc1 as undefined: '%s' decodes, each 0xc1 one UNDEF entry", c1_ok[i]);
+        b.len = 0;
+        tu_buf_hex(&b, c1_ok[i]);
+        uint32_t want = 0;
+        for (size_t k = 0; k < b.len; k++) want += b.p[k] == 0xc1;
+        wp_tables_reset(&T);
+        CHECK_ERR(tu_decode(&x, &T, b.p, b.len, WP_DEC_MP_C1_UNDEFINED | WP_DEC_MAPS_AS_OBJECTS), WP_OK);
+        uint32_t undefs = 0;
+        /* (every word: these tapes hold no payload word whose low byte could read as UNDEF) */
+        for (uint32_t k = 0; k < x.d.tape_len; k++) undefs += (x.d.tape[k] & 0xffu) == WP_T_UNDEF;
+        CHECK_EQ_U(undefs, want);
         tu_dec_free(&x);
         tu_end();
     }

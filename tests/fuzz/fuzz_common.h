@@ -1034,7 +1034,10 @@ static inline int fz_err_allowed(int fmt, wp_err e, uint32_t flags) {
     case WP_ERR_BAD_BUNDLE:
         /* MessagePack: with bundles on; CBOR: cbor-x's bundles (tag 0xdff9) are always read */
         return fmt == FZ_CBOR || (flags & WP_DEC_BUNDLES);
-    case WP_ERR_RESERVED_BYTE: case WP_ERR_BAD_TIMESTAMP:
+    case WP_ERR_RESERVED_BYTE:
+        /* (0xc1 is MessagePack's only reserved byte: undefined with WP_DEC_MP_C1_UNDEFINED) */
+        return fmt == FZ_MSGPACK && !(flags & WP_DEC_MP_C1_UNDEFINED);
+    case WP_ERR_BAD_TIMESTAMP:
         return fmt == FZ_MSGPACK;
     case WP_ERR_BAD_KEY:
         return fmt == FZ_MSGPACK && (flags & WP_DEC_MP_STRICT_KEYS);

@@ -84,6 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (FZ_FORMAT == FZ_MSGPACK && (size & 2u)) flags |= WP_DEC_MP_STRICT_KEYS;
     if (FZ_FORMAT == FZ_MSGPACK && (size & 4u)) flags |= WP_DEC_MP_RAW_STRINGS;
     if (FZ_FORMAT == FZ_MSGPACK && (size & 16u)) flags |= WP_DEC_MP_NO_INT64_KEYS;
+    if (FZ_FORMAT == FZ_MSGPACK && (size & 32u)) flags |= WP_DEC_MP_C1_UNDEFINED; /* (json-pack's undefined) */
     uint32_t max_depth = fz_depths[(cfg >> 4) & 7u];
     size_t skip = 1;
     uint32_t feat = 0;
