@@ -308,9 +308,11 @@ fi
 DIST_OUT=(dist/index.cjs dist/wirepack.cjs dist/types/index.node.d.ts dist/esm/index.node.js)
 CJS_PARTS=(index:msgpack)
 ESM_ENTRIES=(js/src/index.node.js)
-for part in cbor transcode msgpack; do
+for part in cbor transcode msgpack json-pack; do
   if [[ -f js/src/$part.node.js ]]; then
-    CJS_PARTS+=("$part:${part/#msgpack/msgpackApi}") # (dist/wirepack.cjs's "msgpack" is the index's)
+    # (dist/wirepack.cjs's "msgpack" is the index's; its parts' names are identifiers)
+    name=${part/#msgpack/msgpackApi}
+    CJS_PARTS+=("$part:${name/#json-pack/jsonPack}")
     ESM_ENTRIES+=("js/src/$part.node.js")
     DIST_OUT+=("dist/$part.cjs" "dist/types/$part.node.d.ts" "dist/esm/$part.node.js")
   fi

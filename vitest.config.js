@@ -18,16 +18,19 @@ const cborNodeEntry = here('./js/src/cbor.node.js');
 const cborBrowserEntry = here('./js/src/cbor.browser.js');
 const libNodeEntry = here('./js/src/msgpack.node.js');
 const libBrowserEntry = here('./js/src/msgpack.browser.js');
+const jpNodeEntry = here('./js/src/json-pack.node.js');
+const jpBrowserEntry = here('./js/src/json-pack.browser.js');
 const suiteJson = here('./node_modules/msgpack-test-suite/dist/msgpack-test-suite.json');
 
 const include = ['tests/**/*.test.js'];
 const exclude = ['**/node_modules/**', 'build/**', 'dist/**'];
 
 // Exact-match aliases: 'wirepack' must not swallow e.g. 'wirepack/wirepack.wasm'.
-const aliases = (entry, cborEntry, libEntry) => [
+const aliases = (entry, cborEntry, libEntry, jpEntry) => [
   { find: /^wirepack$/, replacement: entry },
   { find: /^wirepack\/cbor$/, replacement: cborEntry },
   { find: /^wirepack\/msgpack$/, replacement: libEntry },
+  { find: /^wirepack\/json-pack$/, replacement: jpEntry },
   { find: /^msgpack-test-suite\/dist\/msgpack-test-suite\.json$/, replacement: suiteJson },
   { find: /^msgpack-test-suite$/, replacement: suiteJson },
 ];
@@ -37,7 +40,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        resolve: { alias: aliases(nodeEntry, cborNodeEntry, libNodeEntry) },
+        resolve: { alias: aliases(nodeEntry, cborNodeEntry, libNodeEntry, jpNodeEntry) },
         test: {
           name: 'node',
           environment: 'node',
@@ -50,7 +53,7 @@ export default defineConfig({
         },
       },
       {
-        resolve: { alias: aliases(browserEntry, cborBrowserEntry, libBrowserEntry) },
+        resolve: { alias: aliases(browserEntry, cborBrowserEntry, libBrowserEntry, jpBrowserEntry) },
         // Pre-bundle the CJS/ESM test dependencies once so the browser can import them.
         optimizeDeps: {
           include: ['msgpackr', 'fast-check', '@msgpack/msgpack', 'cbor-x'],
@@ -76,7 +79,7 @@ export default defineConfig({
         },
       },
       {
-        resolve: { alias: aliases(nodeEntry, cborNodeEntry, libNodeEntry) },
+        resolve: { alias: aliases(nodeEntry, cborNodeEntry, libNodeEntry, jpNodeEntry) },
         test: {
           name: 'emcc',
           environment: 'node',

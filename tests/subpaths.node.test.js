@@ -114,3 +114,40 @@ describe('wirepack/msgpack', () => {
     });
   }
 });
+
+// wirepack/json-pack (json-pack's codec classes): through Node's resolution, ESM and CommonJS, on
+// the runtime and DecodeError of wirepack's entry
+const JP_CHILD = `
+const [how] = process.argv.slice(-1);
+const { createRequire } = await import('node:module');
+const req = createRequire(process.cwd() + '/package.json');
+const load = (s) => (how === 'require' ? req(s) : import(s));
+const J = await load('wirepack/json-pack');
+const W = await load('wirepack');
+let err;
+try { new J.MsgPackDecoder().decode(new Uint8Array([0x92, 0xc1])); } catch (e) { err = e; }
+const bytes = new J.MsgPackEncoder().encode({ a: [1, 2 ** 40, 'x'], u: undefined });
+console.log(JSON.stringify({
+  hex: Buffer.from(bytes).toString('hex'),
+  plain: Object.getPrototypeOf(bytes) === Uint8Array.prototype,
+  back: new J.MsgPackDecoderFast().decode(bytes).a[1],
+  cbor: Buffer.from(new J.CborEncoder().encode(new J.JsonPackExtension(6, 'x'))).toString('hex'),
+  shared: err instanceof W.DecodeError && err.incomplete === true,
+  names: Object.keys(J).sort().join(','),
+}));
+`;
+
+describe('wirepack/json-pack', () => {
+  for (const how of ['import', 'require']) {
+    test(`${how}: json-pack's codec classes on wirepack's runtime`, () => {
+      const out = execFileSync(process.execPath, ['--input-type=module', '-e', JP_CHILD, how], { cwd: REPO, encoding: 'utf8' });
+      const r = JSON.parse(out.trim().split('\n').at(-1));
+      expect(r).toMatchObject({ plain: true, back: 2 ** 40, shared: true, cbor: 'c66178' });
+      expect(r.hex).toBe('82a1619301cb4270000000000000a178a175c1');
+      for (const k of ['MsgPackEncoderFast', 'MsgPackEncoder', 'MsgPackEncoderStable', 'MsgPackDecoderFast', 'MsgPackDecoder', 'MessagePackEncoder', 'MessagePackDecoder',
+        'CborEncoderFast', 'CborEncoder', 'CborEncoderStable', 'CborDecoderBase', 'CborDecoder', 'JsonPackExtension', 'JsonPackValue']) {
+        expect(r.names.split(','), k).toContain(k);
+      }
+    });
+  }
+});

@@ -528,9 +528,47 @@ export const jsonPackCbor = {
   },
 };
 
+/** wirepack/json-pack: json-pack's classes (the ones jsonPack times) on wirepack's codec (js/src/json-pack.node.js). */
+function wirepackJsonPackLoader() {
+  return async () => {
+    const lib = await import(new URL('../../js/src/json-pack.node.js', import.meta.url).href);
+    return { lib, info: 'wirepack/json-pack (js/src/json-pack.node.js: json-pack\'s codec classes, its wire format)' };
+  };
+}
+
+export const wirepackJsonPack = {
+  id: 'wirepack/json-pack',
+  role: 'subject',
+  load: wirepackJsonPackLoader(),
+  create: (lib) => {
+    const encoder = new lib.MsgPackEncoderFast(), decoder = new lib.MsgPackDecoderFast();
+    return {
+      encode: (obj) => encoder.encode(obj),
+      decode: (buf) => decoder.decode(buf),
+      encodeLabel: 'wirepack/json-pack: new MsgPackEncoderFast().encode(obj);',
+      decodeLabel: 'wirepack/json-pack: new MsgPackDecoderFast().decode(buf);',
+    };
+  },
+};
+
+export const wirepackJsonPackCbor = {
+  id: 'wirepack/json-pack/cbor',
+  role: 'subject',
+  load: wirepackJsonPackLoader(),
+  create: (lib) => {
+    const encoder = new lib.CborEncoderFast(), decoder = new lib.CborDecoderBase();
+    return {
+      encode: (obj) => encoder.encode(obj),
+      decode: (buf) => decoder.decode(buf),
+      encodeLabel: 'wirepack/json-pack: new CborEncoderFast().encode(obj);',
+      decodeLabel: 'wirepack/json-pack: new CborDecoderBase().decode(buf);',
+    };
+  },
+};
+
 /** Every contender, found by `key ?? id` (the memory suite's child processes look them up here). */
 export const ALL_CONTENDERS = [
   wirepack, msgpackr, msgpackrRecords, msgpackrRandomAccess, msgpackrBundled, msgpackMsgpack, msgpackLite,
   notepack, msgpack5, json, jsonString, wirepackCbor, cborX, cborXRecords, cborXPacked, nodeCbor,
-  wirepackRecords, wirepackBundled, wirepackCborRecords, wirepackCborPacked, wirepackLib, jsonPack, jsonPackCbor,
+  wirepackRecords, wirepackBundled, wirepackCborRecords, wirepackCborPacked, wirepackLib, jsonPack, jsonPackCbor, wirepackJsonPack, wirepackJsonPackCbor,
 ];

@@ -1,7 +1,7 @@
 // endel/msgpack-benchmark: its four inputs, its implementations that are still maintained
 // (msgpackr added, as msgpackr's README reports it), JSON as it writes it (strings), encode and
 // decode, the fastest named per input.
-import { wirepack, wirepackLib, msgpackr, msgpackMsgpack, msgpackLite, msgpack5, notepack, jsonString, jsonPack } from '../lib/contenders.js';
+import { wirepack, wirepackLib, msgpackr, msgpackMsgpack, msgpackLite, msgpack5, notepack, jsonString, jsonPack, wirepackJsonPack } from '../lib/contenders.js';
 
 export default {
   name: 'msgpack-benchmark',
@@ -11,7 +11,7 @@ export default {
     'deep-equal the input), timed with this harness\'s alternating rounds instead of benchmark.js. JSON is ' +
     '`JSON.stringify(data)` / `JSON.parse(string)` as in its benchmark.js.',
   inputs: ['sample-datatypes.json', 'sample-small.json', 'sample-medium.json', 'sample-large.json'],
-  contenders: [wirepack, msgpackr, msgpackMsgpack, msgpackLite, msgpack5, notepack, jsonPack, jsonString, wirepackLib],
+  contenders: [wirepack, msgpackr, msgpackMsgpack, msgpackLite, msgpack5, notepack, jsonPack, jsonString, wirepackLib, wirepackJsonPack],
   views: [
     {
       subject: 'wirepack',
@@ -26,6 +26,13 @@ export default {
       subject: 'wirepack/msgpack',
       ids: ['wirepack/msgpack', '@msgpack/msgpack'],
       peers: ['@msgpack/msgpack'],
+    },
+    {
+      // a user of json-pack who changes the import to wirepack/json-pack: its classes, its values
+      title: "json-pack's classes: wirepack/json-pack (MsgPackEncoderFast, MsgPackDecoderFast) against json-pack",
+      subject: 'wirepack/json-pack',
+      ids: ['wirepack/json-pack', 'json-pack'],
+      peers: ['json-pack'],
     },
   ],
 };

@@ -19,6 +19,8 @@ const F_REC_STRICT = 16;
 const F_BUNDLES = 32;
 /** WP_DEC_MP_STRICT_KEYS, WP_DEC_MP_RAW_STRINGS: msgpack-javascript's rules (an Unpackr with an extensionCodec) */
 const F_STRICT_KEYS = 4096, F_RAW_STRINGS = 8192, F_NO_INT64_KEYS = 16384;
+/** WP_DEC_MP_C1_UNDEFINED: 0xc1 is undefined (json-pack's rule; an Unpackr with undefinedC1) */
+const F_C1_UNDEFINED = 32768;
 /**
  * Short ASCII string values through C's value cache (csrc/wirepack.h wp_tables.vc_*): a value
  * seen a second time in a slot is kept there, and its VSTR entry names the slot and the stamp its
@@ -178,6 +180,13 @@ const STRING_CHUNK = 1 << 15;
  * @property {(key: unknown) => string | number} [mapKeyConverter] with extensionCodec: every map
  *   key goes through it (by default keys must be strings or numbers)
  * @property {boolean} [rawStrings] with extensionCodec: string values (not keys) are bytes
+ * @property {boolean} [strictKeys] with extensionCodec: map keys must be strings or numbers
+ *   (default true; false: msgpackr's rule, as json-pack's decoding in wirepack/json-pack)
+ * @property {boolean} [inputViews] binaries are views of the input as given (a Uint8Array for a
+ *   Uint8Array), not Buffers (Node), as msgpack-javascript and json-pack give them (default:
+ *   with extensionCodec)
+ * @property {boolean} [undefinedC1] 0xc1, a byte MessagePack reserves, is undefined (json-pack
+ *   writes undefined so; wirepack/json-pack's decoders), instead of a DecodeError
  */
 
 /**
@@ -1034,7 +1043,7 @@ export class TapeReader {
     // msgpackr's and cbor-x's default: a view of the caller's input (never of wasm memory)
     if (!this.opts.copyBuffers) {
       const input = this.input;
-      if (BufferView === null || this.opts.extensionCodec !== null) return input.subarray(off, off + n);
+      if (BufferView === null || this.opts.inputViews) return input.subarray(off, off + n);
       // a Buffer in Node whatever the input's type (as copies are), made directly (a Buffer's
       // subarray, and its buffer and byteOffset getters, cost more than the view)
       if (this.inBuf === null) {
@@ -1972,7 +1981,7 @@ export class Unpackr {
     self.float64 = undefined; self.indefiniteLengths = undefined; self.tagUint8Array = undefined; self.useSelfDescribedHeader = undefined;
     self.useTag259ForMaps = undefined; self.alwaysUseFloat = undefined; self.skipFunction = undefined; self.keyMap = undefined;
     self._keyMap = undefined; self.extensionCodec = undefined; self.context = undefined; self.mapKeyConverter = undefined;
-    self.rawStrings = undefined;
+    self.rawStrings = undefined; self.strictKeys = undefined; self.undefinedC1 = undefined; self.inputViews = undefined;
     self.sharedValues = undefined; self.getShared = undefined; self.maxPrivatePackedValues = undefined; self.freezeData = undefined;
     if (options) storeOptions(this, options);
     /** @type {boolean} msgpackr's rule: objects when asked, or when records are turned off */
@@ -2041,9 +2050,15 @@ export class Unpackr {
     this.mapKeyConverter = this.extensionCodec !== null && typeof o.mapKeyConverter === 'function' ? o.mapKeyConverter : null;
     /** @type {boolean} */
     this.rawStrings = this.extensionCodec !== null && !!o.rawStrings;
+    /** @type {boolean} */
+    this.strictKeys = this.extensionCodec !== null && this.mapKeyConverter === null && o.strictKeys !== false;
+    /** @type {boolean} */
+    this.undefinedC1 = !!o.undefinedC1;
+    /** @type {boolean} binaries are views of the input as given (its class: no Buffer made) */
+    this.inputViews = this.extensionCodec !== null || !!o.inputViews;
     this.flags = (this.mapsAsObjects ? F_MAPS_AS_OBJECTS : 0) | (this.useFloat32 > 2 ? F_TAG_F32 : 0) |
-      (this.extensionCodec === null ? F_BUNDLES : (this.mapKeyConverter !== null ? 0 : this.int64AsType === 'bigint' ? F_STRICT_KEYS | F_NO_INT64_KEYS : F_STRICT_KEYS) |
-        (this.rawStrings ? F_RAW_STRINGS : 0));
+      (this.extensionCodec === null ? F_BUNDLES : (!this.strictKeys ? 0 : this.int64AsType === 'bigint' ? F_STRICT_KEYS | F_NO_INT64_KEYS : F_STRICT_KEYS) |
+        (this.rawStrings ? F_RAW_STRINGS : 0)) | (this.undefinedC1 ? F_C1_UNDEFINED : 0);
     /** CBOR instead of MessagePack (set by the CBOR Decoder) */
     this.cbor = false;
     /** the record shape last found for each slot of the structures (TapeReader#recShape) */

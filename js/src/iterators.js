@@ -62,6 +62,8 @@ class MsgpackScanner {
     this.unpackr = unpackr;
     /** msgpack-javascript's decoding (an extensionCodec): none of msgpackr's framing extensions */
     this.plain = unpackr.extensionCodec !== null;
+    /** 0xc1 outside a bundle is undefined (json-pack's), one byte */
+    this.c1 = !!unpackr.undefinedC1;
     /** @type {Map<number, number>} field counts of the records defined in the value so far */
     this.records = new Map();
     this.defId = -1;
@@ -165,7 +167,12 @@ class MsgpackScanner {
       if (c <= 0xbf) { p += 1 + (c & 0x1f); pending--; continue; }
       if (c === 0xc1) {
         // after a bundle, 0xc1 and a length refer to the bundled strings; else not MessagePack
-        if (this.bundleEnd === 0) return this.unframed(p, pending);
+        if (this.bundleEnd === 0) {
+          if (!this.c1) return this.unframed(p, pending);
+          p += 1;
+          pending--;
+          continue;
+        }
         p += 1;
         continue; // the slot is filled by the length that follows
       }
@@ -387,8 +394,8 @@ export class ChunkDecoder {
     /** bytes of the input before the held ones (for error offsets in messages) */
     this.consumed = 0;
     this.scanner = this.cbor ? new CborScanner(decoder.maxDepth) : new MsgpackScanner(decoder);
-    /** held bytes are Uint8Arrays, not Buffers (msgpack-javascript's decoding: binaries are views of them) */
-    this.plain = decoder.extensionCodec !== null;
+    /** held bytes are Uint8Arrays, not Buffers (msgpack-javascript's and json-pack's decoding: binaries are views of them) */
+    this.plain = !!decoder.inputViews;
   }
 
   /** True while part of a value is held. */

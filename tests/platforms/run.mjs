@@ -173,7 +173,7 @@ await platform('packaging', 'npm ' + run('npm', ['--version']).trim(), () => {
     '.': 'index', './pack': 'index', './unpack': 'index', './unpack-no-eval': 'index-no-eval',
     './cbor/encode': 'cbor', './cbor/decode': 'cbor', './cbor/decode-no-eval': 'cbor-no-eval', './cbor/index-no-eval': 'cbor-no-eval',
   };
-  for (const need of ['./cbor', './transcode', './msgpack', './index-no-eval', ...Object.keys(ALIAS)]) if (!pkg.exports?.[need]) problems.push(`exports["${need}"] is missing`);
+  for (const need of ['./cbor', './transcode', './msgpack', './json-pack', './index-no-eval', ...Object.keys(ALIAS)]) if (!pkg.exports?.[need]) problems.push(`exports["${need}"] is missing`);
   for (const [entry, map] of entries) {
     const name = ALIAS[entry] || entry.slice(2);
     if (Object.keys(map).at(-1) !== 'default') problems.push(`exports["${entry}"]: "default" must come last`);

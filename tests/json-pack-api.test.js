@@ -1,0 +1,80 @@
+// wirepack/json-pack on every platform (node, emcc, Chromium): its classes round-trip values,
+// extensions, CBOR tags and simple values, pre-encoded bytes and json-pack's undefined (0xc1);
+// results are plain Uint8Arrays; errors are wirepack's. (Against json-pack itself:
+// tests/json-pack-lib.node.test.js.)
+import { describe, test, expect } from 'vitest';
+import fc from 'fast-check';
+import * as w from 'wirepack/json-pack';
+import { DecodeError, decodeIter, Unpackr } from 'wirepack';
+
+const json = fc.jsonValue({ maxDepth: 4 }).filter((v) => !JSON.stringify(v).includes('"__proto__"'));
+const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+
+const formats = {
+  MessagePack: { enc: [w.MsgPackEncoderFast, w.MsgPackEncoder, w.MsgPackEncoderStable, w.MessagePackEncoder], dec: [w.MsgPackDecoderFast, w.MsgPackDecoder, w.MessagePackDecoder] },
+  CBOR: { enc: [w.CborEncoderFast, w.CborEncoder, w.CborEncoderStable], dec: [w.CborDecoderBase, w.CborDecoder] },
+};
+
+for (const [format, f] of Object.entries(formats)) {
+  describe(format, () => {
+    const encoders = f.enc.map((E) => new E());
+    const decoders = f.dec.map((D) => new D());
+    test('JSON values round-trip through every class, as plain Uint8Arrays', () => {
+      fc.assert(
+        fc.property(json, (v) => {
+          for (const e of encoders) {
+            const bytes = e.encode(v);
+            expect(bytes.constructor).toBe(Uint8Array);
+            for (const d of decoders) {
+              expect(d.decode(bytes)).toEqual(v);
+              expect(d.read(bytes)).toEqual(v);
+            }
+          }
+        }),
+        { numRuns: 150 },
+      );
+    });
+    test('undefined, binaries, extensions and pre-encoded values', () => {
+      const cbor = format === 'CBOR';
+      const v = { u: undefined, b: new Uint8Array([1, 2]), x: new w.JsonPackExtension(cbor ? 300 : 5, cbor ? ['in', 1] : new Uint8Array([9])), r: new w.JsonPackValue(new Uint8Array([cbor ? 0xf4 : 0xc2])) };
+      const back = decoders[0].decode(encoders[1].encode(v));
+      expect(back.u).toBe(undefined);
+      expect('u' in back).toBe(true);
+      expect([...back.b]).toEqual([1, 2]);
+      expect(back.x).toBeInstanceOf(w.JsonPackExtension);
+      expect(back.x.tag).toBe(cbor ? 300 : 5);
+      expect(cbor ? back.x.val : [...back.x.val]).toEqual(cbor ? ['in', 1] : [9]);
+      expect(back.r).toBe(false);
+      expect(hex(encoders[0].encode(undefined))).toBe(cbor ? 'f7' : 'c1');
+    });
+    test('truncated input is an incomplete DecodeError; the next call works', () => {
+      const bytes = encoders[0].encode([1, 'two', { three: 3 }]);
+      let err = null;
+      try {
+        decoders[0].decode(bytes.subarray(0, bytes.length - 1));
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(DecodeError);
+      expect(err.incomplete).toBe(true);
+      expect(decoders[0].decode(bytes)).toEqual([1, 'two', { three: 3 }]);
+    });
+  });
+}
+
+test('CBOR simple values are JsonPackValues; a MessagePack extension type is unsigned, as json-pack reads it', () => {
+  const s = new w.CborDecoder().decode(new Uint8Array([0x82, 0xe0, 0xf8, 0x40]));
+  expect(s.map((x) => (x instanceof w.JsonPackValue ? x.val : x))).toEqual([0, 64]);
+  const t = new w.MsgPackDecoder().decode(new Uint8Array([0xd4, 0xff, 0x01]));
+  expect(t).toBeInstanceOf(w.JsonPackExtension);
+  expect(t.tag).toBe(255);
+});
+
+test("Unpackr's undefinedC1 (json-pack's undefined): one byte, split anywhere in a stream too", () => {
+  const bytes = new Uint8Array([0xc1, 0x92, 0xc1, 0xc1, 0x81, 0xa1, 0x61, 0xc1]);
+  const want = [undefined, [undefined, undefined], { a: undefined }];
+  expect(new Unpackr({ useRecords: false, undefinedC1: true }).unpackMultiple(bytes)).toEqual(want);
+  expect(() => new Unpackr({ useRecords: false }).unpack(new Uint8Array([0xc1]))).toThrow(DecodeError);
+  const chunks = Array.from(bytes, (b) => new Uint8Array([b]));
+  expect([...decodeIter(chunks, { useRecords: false, undefinedC1: true })]).toEqual(want);
+});
