@@ -80,13 +80,7 @@ class JsonPackPackr extends LibraryPackr {
    * @param {import('./encode.js').Tape} T @param {object} o @param {number} depth
    */
   writeObject(T, o, depth) {
-    if (Array.isArray(o)) { this.writeArray(T, o, depth); return; }
-    const proto = Object.getPrototypeOf(o);
-    if (proto === Object.prototype || proto === null) {
-      if (T.forIn && !this.sortKeys) this.writePlainMap(T, /** @type {Record<string, unknown>} */ (o), depth);
-      else this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
-      return;
-    }
+    if (this.writeContainer(T, o, depth)) return;
     if (o instanceof Uint8Array) { writeBytes(T, E_BIN, 0, o); return; }
     if (o instanceof JsonPackExtension) { writeBytes(T, E_EXT, o.tag & 0xff, /** @type {Uint8Array} */ (o.val)); return; }
     if (o instanceof JsonPackValue) { writeRaw(T, /** @type {Uint8Array} */ (o.val)); return; }

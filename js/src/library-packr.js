@@ -122,6 +122,21 @@ export class LibraryPackr extends Packr {
   }
 
   /**
+   * An array, or a plain object (null prototype too) by its own enumerable keys: both libraries'
+   * rule for them, after whatever a subclass tries first.
+   * @param {import('./encode.js').Tape} T @param {object} o @param {number} depth
+   * @returns {boolean} whether o was one (and is written)
+   */
+  writeContainer(T, o, depth) {
+    if (Array.isArray(o)) { this.writeArray(T, o, depth); return true; }
+    const proto = Object.getPrototypeOf(o);
+    if (proto !== Object.prototype && proto !== null) return false;
+    if (T.forIn && !this.sortKeys) this.writePlainMap(T, /** @type {Record<string, unknown>} */ (o), depth);
+    else this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
+    return true;
+  }
+
+  /**
    * Any object but null (the subclass's rules).
    * @param {import('./encode.js').Tape} _T @param {object} _o @param {number} _depth
    */

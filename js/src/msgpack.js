@@ -320,13 +320,7 @@ class CodecPackr extends LibraryPackr {
       const ext = this.codec.tryToEncode(o, this.codecContext);
       if (ext != null) { this.writeExt(T, ext); return; }
     }
-    if (Array.isArray(o)) { this.writeArray(T, o, depth); return; }
-    const proto = Object.getPrototypeOf(o);
-    if (proto === Object.prototype || proto === null) {
-      if (T.forIn && !this.sortKeys) this.writePlainMap(T, /** @type {Record<string, unknown>} */ (o), depth);
-      else this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
-      return;
-    }
+    if (this.writeContainer(T, o, depth)) return;
     if (this.plainCodec) {
       // what the codec's timestamp encoder and its ExtData rule would give
       if (o instanceof Date) {
