@@ -16,6 +16,8 @@ import { wasmBase64 } from '../../js/src/wasm-inline.js';
 import { RESULT_CUTS } from '../../js/src/encode.js';
 import * as msgpackr from 'msgpackr';
 import * as cborX from 'cbor-x';
+import * as jsonPackMsgpack from '@jsonjoy.com/json-pack/lib/msgpack/index.js';
+import * as jsonPackCbor from '@jsonjoy.com/json-pack/lib/cbor/index.js';
 import { firstDiff } from '../lib/verify.js';
 // Loaded as text (see the fixtures plugin in run.js) and parsed here, like the Node harness.
 import stringsText from '../fixtures/strings.json';
@@ -111,6 +113,35 @@ export const CONTENDERS = [
       encodeLabel: 'cbor-x: buf = encode(obj);',
       decodeLabel: 'cbor-x: obj = decode(buf);',
     }),
+  },
+  {
+    // json-pack's fastest classes, as in the Node suites (bench/lib/contenders.js)
+    id: 'json-pack',
+    group: 'msgpack',
+    role: 'peer',
+    create: () => {
+      const encoder = new jsonPackMsgpack.MsgPackEncoderFast(), decoder = new jsonPackMsgpack.MsgPackDecoderFast();
+      return {
+        encode: (obj) => encoder.encode(obj),
+        decode: (buf) => decoder.decode(buf),
+        encodeLabel: 'json-pack: new MsgPackEncoderFast().encode(obj);',
+        decodeLabel: 'json-pack: new MsgPackDecoderFast().decode(buf);',
+      };
+    },
+  },
+  {
+    id: 'json-pack/cbor',
+    group: 'cbor',
+    role: 'peer',
+    create: () => {
+      const encoder = new jsonPackCbor.CborEncoderFast(), decoder = new jsonPackCbor.CborDecoderBase();
+      return {
+        encode: (obj) => encoder.encode(obj),
+        decode: (buf) => decoder.decode(buf),
+        encodeLabel: 'json-pack: new CborEncoderFast().encode(obj);',
+        decodeLabel: 'json-pack: new CborDecoderBase().decode(buf);',
+      };
+    },
   },
   {
     id: 'JSON',

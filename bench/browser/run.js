@@ -175,8 +175,8 @@ function startServer(routes) {
 // Ratios and tables
 
 const SUBJECTS = [
-  { id: 'wirepack', group: 'msgpack', peers: ['msgpackr', 'JSON'], references: ['msgpackr-records'], variants: ['wirepack-eval-free'] },
-  { id: 'wirepack/cbor', group: 'cbor', peers: ['cbor-x', 'JSON'], references: [], variants: [] },
+  { id: 'wirepack', group: 'msgpack', peers: ['msgpackr', 'json-pack', 'JSON'], references: ['msgpackr-records'], variants: ['wirepack-eval-free'] },
+  { id: 'wirepack/cbor', group: 'cbor', peers: ['cbor-x', 'json-pack/cbor', 'JSON'], references: [], variants: [] },
 ];
 
 const inGroup = (row, group) => row.group === group || row.group === 'both';
@@ -465,14 +465,15 @@ async function main() {
   out(`- CPU: ${machine.cpu} x ${machine.cpuCount}, load average ${machine.loadavg.join(' ')}; node ${machine.node} drives it${machine.git ? `; repo ${machine.git}` : ''}`);
   out(`- contenders (esbuild ESM bundle, platform=browser): wirepack ${packageVersion('wirepack') ?? JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')).version} ` +
     `(js/src/index.browser.js, js/src/cbor.browser.js), msgpackr ${packageVersion('msgpackr') ?? '?'} (browser build; native: ${info.msgpackrNative}), ` +
-    `cbor-x ${packageVersion('cbor-x') ?? '?'} (browser build; native: ${info.cborXNative}), Chromium's JSON`);
+    `cbor-x ${packageVersion('cbor-x') ?? '?'} (browser build; native: ${info.cborXNative}), @jsonjoy.com/json-pack ${packageVersion('@jsonjoy.com/json-pack') ?? '?'} ` +
+    `(MsgPackEncoderFast/MsgPackDecoderFast, CborEncoderFast/CborDecoderBase), Chromium's JSON`);
   out(`- method: all contenders in one page; per input, each must decode its own steady-state encoding back to a value deep-equal ` +
     `to the input (else FAILED); ${cfg.rounds} rounds, each running every (contender, op) once (rotating order) for a ~${cfg.batchMs} ms batch ` +
     `after ${cfg.warmupMs} ms warm-up; op/s is the median round${cfg.quick ? ' (quick smoke run: numbers are rough)' : ''}. ` +
     `As the jsbench page: encode(obj) on the parsed object, decode of each contender's own encoding; JSON is JSON.stringify(obj) / JSON.parse(str), size in UTF-8 bytes.`);
   out(`- rows: wirepack = pack/unpack; wirepack-eval-free = new Unpackr({codegen: false, useRecords: false}) (decode only: encoding has no code generation); ` +
     `msgpackr-records = new Packr({structures: []}) as jsbench times it (reference row: not plain MessagePack, not a "best peer"). ` +
-    `Best peer: msgpackr or JSON for wirepack, cbor-x or JSON for wirepack/cbor.`);
+    `Best peer: msgpackr, json-pack or JSON for wirepack, cbor-x, json-pack or JSON for wirepack/cbor.`);
 
   out();
   out('### wasm start-up');
