@@ -62,9 +62,10 @@ for (const [format, f] of Object.entries(formats)) {
   });
 }
 
-test('CBOR simple values are JsonPackValues; a MessagePack extension type is unsigned, as json-pack reads it', () => {
+test('CBOR simple values are JsonPackValues (and encode back); a MessagePack extension type is unsigned, as json-pack reads it', () => {
   const s = new w.CborDecoder().decode(new Uint8Array([0x82, 0xe0, 0xf8, 0x40]));
   expect(s.map((x) => (x instanceof w.JsonPackValue ? x.val : x))).toEqual([0, 64]);
+  expect(hex(new w.CborEncoder().encode(s))).toBe('82e0f840');
   const t = new w.MsgPackDecoder().decode(new Uint8Array([0xd4, 0xff, 0x01]));
   expect(t).toBeInstanceOf(w.JsonPackExtension);
   expect(t.tag).toBe(255);
@@ -77,4 +78,11 @@ test("Unpackr's undefinedC1 (json-pack's undefined): one byte, split anywhere in
   expect(() => new Unpackr({ useRecords: false }).unpack(new Uint8Array([0xc1]))).toThrow(DecodeError);
   const chunks = Array.from(bytes, (b) => new Uint8Array([b]));
   expect([...decodeIter(chunks, { useRecords: false, undefinedC1: true })]).toEqual(want);
+});
+
+test('extension data and pre-encoded values must be bytes (json-pack writes garbage otherwise)', () => {
+  expect(() => new w.MsgPackEncoder().encode(new w.JsonPackExtension(1, 'x'))).toThrow(TypeError);
+  expect(() => new w.MsgPackEncoder().encode([new w.JsonPackValue(5)])).toThrow(TypeError);
+  expect(() => new w.CborEncoder().encode(new w.JsonPackValue('f5'))).toThrow(TypeError);
+  expect(hex(new w.MsgPackEncoder().encode([1]))).toBe('9101');
 });

@@ -22,7 +22,10 @@
  * MessagePack encoders write {} for both); in CBOR, a Date, a typed array other than Uint8Array,
  * a Set and a class instance are written as wirepack/cbor writes them (tags 1, 64-87 and 258, the
  * map of its own keys: json-pack writes null); a BigInt outside 64 bits is a RangeError (json-pack
- * wraps it); functions and symbols are undefined (json-pack writes nothing, or null in CBOR).
+ * wraps it); functions and symbols are undefined (json-pack writes nothing, or null in CBOR);
+ * a JsonPackValue or a MessagePack JsonPackExtension whose data is no Uint8Array is a TypeError
+ * (json-pack writes garbage), and in CBOR a JsonPackValue of a number 0-19 or 32-255 is that simple value
+ * (what the decoders give back); nesting deeper than 1000 is an Error (json-pack: the JS stack's).
  * Headers are the shortest (json-pack sizes a string's header by four bytes per character, and
  * writes 128-255 as uint16): other bytes, the same values. A `__proto__` key is an own property
  * (json-pack throws); a MessagePack map key that is a number is its text (json-pack reads '' and
@@ -36,7 +39,7 @@
 import { LibraryPackr } from './library-packr.js';
 import { writeBytes, writeRaw, writeDate, writeHeader, E_BIN, E_EXT, E_MAP, E_UNDEF } from './encode.js';
 import { Unpackr } from './decode.js';
-import { Encoder as CborEncoderImpl, Decoder as CborDecoderImpl } from './cbor.js';
+import { Encoder as CborEncoderImpl, Decoder as CborDecoderImpl, Simple } from './cbor.js';
 import { DecodeError } from './errors.js';
 
 export { DecodeError };
@@ -69,6 +72,16 @@ export class JsonPackValue {
 
 /* ------------------------------------------------------------------ MessagePack */
 
+/**
+ * The bytes to write as they are (json-pack writes whatever `val` is as if it were bytes).
+ * @param {unknown} v @param {string} what
+ * @returns {Uint8Array}
+ */
+function bytesOf(v, what) {
+  if (v instanceof Uint8Array) return v;
+  throw new TypeError(`wirepack/json-pack: ${what} must be a Uint8Array (got ${v === null ? 'null' : typeof v})`);
+}
+
 /** json-pack's MessagePack rules over library-packr.js's walk. */
 class JsonPackPackr extends LibraryPackr {
   /** @param {boolean} sortKeys */
@@ -82,8 +95,8 @@ class JsonPackPackr extends LibraryPackr {
   writeObject(T, o, depth) {
     if (this.writeContainer(T, o, depth)) return;
     if (o instanceof Uint8Array) { writeBytes(T, E_BIN, 0, o); return; }
-    if (o instanceof JsonPackExtension) { writeBytes(T, E_EXT, o.tag & 0xff, /** @type {Uint8Array} */ (o.val)); return; }
-    if (o instanceof JsonPackValue) { writeRaw(T, /** @type {Uint8Array} */ (o.val)); return; }
+    if (o instanceof JsonPackExtension) { writeBytes(T, E_EXT, o.tag & 0xff, bytesOf(o.val, 'a JsonPackExtension\'s data')); return; }
+    if (o instanceof JsonPackValue) { writeRaw(T, bytesOf(o.val, 'a JsonPackValue')); return; }
     if (o instanceof Date && o.getTime() === o.getTime()) { writeDate(T, o); return; }
     if (o instanceof Map) { this.writeEntries(T, o, depth); return; }
     this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
@@ -200,7 +213,12 @@ class JsonPackCborEncoder extends CborEncoderImpl {
       this.write(T, o.val, depth);
       return;
     }
-    if (o instanceof JsonPackValue) { writeRaw(T, /** @type {Uint8Array} */ (o.val)); return; }
+    if (o instanceof JsonPackValue) {
+      // (a simple value as the decoders give it back: its number; else bytes as they are)
+      if (typeof o.val === 'number' && (o.val | 0) === o.val && ((o.val >= 0 && o.val < 20) || (o.val >= 32 && o.val <= 255))) super.writeObject(T, new Simple(o.val), depth);
+      else writeRaw(T, bytesOf(o.val, 'a JsonPackValue'));
+      return;
+    }
     super.writeObject(T, o, depth);
   }
 
