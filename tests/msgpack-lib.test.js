@@ -121,6 +121,8 @@ describe('encode: the bytes @msgpack/msgpack writes', () => {
   });
   test('undefined is nil; no msgpackr extension, no toJSON', () => {
     expect(hex(ours.encode(undefined))).toBe('c0');
+    // (json-pack's rules, which the shared walk also has, are not options here)
+    expect(hex(ours.encode([undefined, 2 ** 40], { undefinedC1: true, wideIntegers: false }))).toBe('92c0cf0000010000000000');
     const withToJSON = new (class { constructor() { this.a = 2; } toJSON() { return 1; } })();
     expect(hex(ours.encode(withToJSON))).toBe(hex(lib.encode(withToJSON)));
     expect(hex(ours.encode(withToJSON))).toBe('81a16102');

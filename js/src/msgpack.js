@@ -297,7 +297,11 @@ const toTag = Object.prototype.toString;
 class CodecPackr extends LibraryPackr {
   /** @param {Readonly<EncoderOptions<any>>} o */
   constructor(o) {
-    super(o);
+    // (the library's options only: LibraryPackr's own, json-pack's rules, stay at their defaults)
+    super({
+      useBigInt64: o.useBigInt64, maxDepth: o.maxDepth, sortKeys: o.sortKeys, forceFloat32: o.forceFloat32,
+      ignoreUndefined: o.ignoreUndefined, forceIntegerToFloat: o.forceIntegerToFloat,
+    });
     /** @type {ExtensionCodecType<any>} */
     this.codec = o.extensionCodec || ExtensionCodec.defaultCodec;
     /** @type {unknown} */
