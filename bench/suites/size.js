@@ -100,6 +100,7 @@ export default {
       ['msgpackr (full API)', "export * from 'msgpackr';"],
       ['cbor-x (full API)', "export * from 'cbor-x';"],
       ['@msgpack/msgpack (full API)', "export * from '@msgpack/msgpack';"],
+      ['json-pack (its MessagePack and CBOR classes)', "export * as msgpack from '@jsonjoy.com/json-pack/lib/msgpack/index.js'; export * as cbor from '@jsonjoy.com/json-pack/lib/cbor/index.js';"],
     ]) {
       try {
         add(what, await bundle(esbuild, code));
