@@ -277,7 +277,8 @@ export default {
         let x = c;
         if (cat.typedArrays && c.id === 'wirepack') x = moreTypes(c, 'wirepack');
         if (cat.typedArrays && c.id === 'msgpackr') x = moreTypes(c, 'msgpackr');
-        if (cat.json === false && !cat.typedArrays && cat.name !== 'dates' && (c.id === 'json-pack' || c.id === 'json-pack/cbor')) x = jsonPackFull(c, c.id === 'json-pack/cbor');
+        // (the inputs left that JSON cannot take are the binary ones: exclusion() took the others)
+        if (cat.json === false && (c.id === 'json-pack' || c.id === 'json-pack/cbor')) x = jsonPackFull(c, c.id === 'json-pack/cbor');
         if (cat.records) x = defaultInstance(c, c.id, c.id === 'wirepack/cbor' || c.id === 'cbor-x');
         contenders.push(g.kind === 'stream' ? streamOf(x, g.doc[0].length) : x);
       }

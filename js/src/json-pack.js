@@ -131,8 +131,8 @@ class JsonPackPackr extends LibraryPackr {
 export class MsgPackEncoderFast {
   /** @param {Writer} [_writer] */
   constructor(_writer) {
-    /** @private */
-    this.packr = new JsonPackPackr(false);
+    /** @private (MsgPackEncoderStable: keys sorted) */
+    this.packr = new JsonPackPackr(this instanceof MsgPackEncoderStable);
   }
 
   /**
@@ -148,13 +148,7 @@ export class MsgPackEncoderFast {
 export class MsgPackEncoder extends MsgPackEncoderFast {}
 
 /** json-pack's MsgPackEncoderStable: object keys in sorted order. */
-export class MsgPackEncoderStable extends MsgPackEncoder {
-  /** @param {Writer} [writer] */
-  constructor(writer) {
-    super(writer);
-    /** @type {any} */ (this).packr = new JsonPackPackr(true);
-  }
-}
+export class MsgPackEncoderStable extends MsgPackEncoder {}
 
 /** Every extension as a JsonPackExtension of its unsigned type (json-pack reads the type byte so). */
 const extensionCodec = {
@@ -236,8 +230,8 @@ class JsonPackCborEncoder extends CborEncoderImpl {
 export class CborEncoderFast {
   /** @param {Writer} [_writer] */
   constructor(_writer) {
-    /** @private */
-    this.encoder = new JsonPackCborEncoder(false);
+    /** @private (CborEncoderStable: deterministic) */
+    this.encoder = new JsonPackCborEncoder(this instanceof CborEncoderStable);
   }
 
   /**
@@ -253,13 +247,7 @@ export class CborEncoderFast {
 export class CborEncoder extends CborEncoderFast {}
 
 /** json-pack's CborEncoderStable: map keys in sorted (deterministic) order. */
-export class CborEncoderStable extends CborEncoder {
-  /** @param {Writer} [writer] */
-  constructor(writer) {
-    super(writer);
-    /** @type {any} */ (this).encoder = new JsonPackCborEncoder(true);
-  }
-}
+export class CborEncoderStable extends CborEncoder {}
 
 /** json-pack's CBOR decoding over wirepack/cbor's Decoder: every tag a JsonPackExtension. */
 class JsonPackCborDecoder extends CborDecoderImpl {
