@@ -1647,8 +1647,11 @@ export class Encoder extends Packr {
       }
       if (ArrayBuffer.isView(v)) return; // cbor-x walks indices too; they are never strings > 3 twice... in practice
       const o = /** @type {Record<string, unknown>} */ (v);
+      // (the path, not the module's hasOwn: a closure's .call of a module-level binding, which
+      // bundlers make a var, is a generic call; see encode.js on charCodeAt)
+      const own = Object.prototype.hasOwnProperty;
       for (const key in o) {
-        if (hasOwn.call(o, key)) {
+        if (own.call(o, key)) {
           if (includeKeys) walk(key, depth);
           walk(o[key], depth + 1);
         }

@@ -1636,13 +1636,19 @@ export function writeHeader(T, tag, n) {
   }
 }
 
-/**
- * String.prototype.charCodeAt called through .call: `s.charCodeAt` would be a property load on
- * the string, whose feedback turns megamorphic once the process has seen strings of many
- * representations (cons, sliced, thin, two-byte: any stream of distinct keys), and then costs a
- * generic call per character for the rest of the process.
+/*
+ * The string functions below call String.prototype.charCodeAt through .call, read into a local
+ * const at their start (`const charCodeAt = String.prototype.charCodeAt`):
+ * - not `s.charCodeAt(i)`: that is a property load on the string, whose feedback turns
+ *   megamorphic once the process has seen strings of many representations (cons, sliced, thin,
+ *   two-byte: any stream of distinct keys), and then costs a generic call per character for the
+ *   rest of the process;
+ * - not a module-level const: bundlers (esbuild, which builds dist/, and Bun) turn top-level
+ *   const into var, which V8 11.3 (Node 20) does not fold to its value, and a .call whose target
+ *   is not known is a generic call too: 4.7-5 ns a character against 1.2 (a 32-character ASCII
+ *   string, one process), and pack of sample-small.json 1.38-1.46x slower (dist/ A/B, paired).
+ *   A function's own const stays const through every bundler, and TurboFan folds the load.
  */
-const charCodeAt = String.prototype.charCodeAt;
 
 /**
  * A string value (keys and the strings of bundles and records go through writeString): past
@@ -1662,6 +1668,7 @@ export function writeStringValue(T, s) {
  * @returns {boolean} whether it was written
  */
 function writeBlobString(T, s, n) {
+  const charCodeAt = String.prototype.charCodeAt;
   if (T.nb !== null ? n >= SHORT_STRING : !(T.chars > BLOB_AFTER_WEB && n < BLOB_MAX_WEB &&
     // one encodeInto over the concatenation: a string that ends in a high surrogate or starts
     // with a low one could pair with its neighbour there, so it stays on its own
@@ -1697,6 +1704,7 @@ function writeStrings(rt, T) {
  * @param {Tape} T @param {string} s
  */
 export function writeString(T, s) {
+  const charCodeAt = String.prototype.charCodeAt;
   const n = s.length;
   if (n < SHORT_STRING) {
     // UTF-8 in JS, as TextEncoder does it (a lone surrogate is U+FFFD): a call into Node's
@@ -1733,6 +1741,7 @@ export function writeString(T, s) {
  * @returns {number}
  */
 function utf8Tail(u8, s, i, n, b) {
+  const charCodeAt = String.prototype.charCodeAt;
   for (; i < n; i++) {
     let c = charCodeAt.call(s, i);
     if (c < 0x80) {
@@ -1800,6 +1809,7 @@ function writeLongString(T, s, n) {
  * @param {string} s @param {number} n
  */
 function looksAscii(s, n) {
+  const charCodeAt = String.prototype.charCodeAt;
   const third = (n / 3) | 0;
   return (charCodeAt.call(s, 0) | charCodeAt.call(s, third) | charCodeAt.call(s, n - third) | charCodeAt.call(s, n - 1)) < 0x80;
 }
