@@ -225,7 +225,7 @@ function propertyKeys(m) {
  * @param {Record<string, any> | null} km @param {any} key
  */
 function mappedKey(km, key) {
-  return km !== null && hasOwn.call(km, key) ? km[key] : key;
+  return km !== null && Object.prototype.hasOwnProperty.call(km, key) ? km[key] : key;
 }
 
 /**
@@ -1167,7 +1167,6 @@ const E_F32 = 7;
 /** msgpackr's/cbor-x's table: binary exponent -> decimal multiplier (for DECIMAL_FIT). */
 const mult10 = new Array(256);
 for (let i = 0; i < 256; i++) mult10[i] = +('1e' + Math.floor(45.15 - i * 0.30103));
-const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * Decoder#decodeTag as defined here: a Decoder whose decodeTag is this one (not overridden by a
@@ -1647,11 +1646,8 @@ export class Encoder extends Packr {
       }
       if (ArrayBuffer.isView(v)) return; // cbor-x walks indices too; they are never strings > 3 twice... in practice
       const o = /** @type {Record<string, unknown>} */ (v);
-      // (the path, not the module's hasOwn: a closure's .call of a module-level binding, which
-      // bundlers make a var, is a generic call; see encode.js on charCodeAt)
-      const own = Object.prototype.hasOwnProperty;
       for (const key in o) {
-        if (own.call(o, key)) {
+        if (Object.prototype.hasOwnProperty.call(o, key)) {
           if (includeKeys) walk(key, depth);
           walk(o[key], depth + 1);
         }
@@ -1907,7 +1903,7 @@ export class Encoder extends Packr {
       // (own keys only: no check needed while Object.prototype has no enumerable property)
       const check = !T.forIn;
       for (const key in object) {
-        if (check && !hasOwn.call(object, key)) continue;
+        if (check && !Object.prototype.hasOwnProperty.call(object, key)) continue;
         let next = transition[key];
         if (!next) {
           if (transition[RECORD_ID] & 0x100000) parentRecordId = transition[RECORD_ID] & 0xffff;
@@ -1977,7 +1973,7 @@ export class Encoder extends Packr {
     if (T.forIn) {
       for (const key in object) { this.write(T, object[key], depth); n--; }
     } else {
-      for (const key in object) if (hasOwn.call(object, key)) { this.write(T, object[key], depth); n--; }
+      for (const key in object) if (Object.prototype.hasOwnProperty.call(object, key)) { this.write(T, object[key], depth); n--; }
     }
     if (n !== 0) throw new Error('wirepack: an object changed its keys while it was being encoded');
   }
@@ -2035,7 +2031,7 @@ export class Encoder extends Packr {
       // tag 27 [name, message], as cbor-x writes it; a cause (and AggregateError's errors) in a
       // third element, the options cbor-x's decoder gives the Error constructor
       this.writeTag(T, 27);
-      const cause = hasOwn.call(o, 'cause'), errors = typeof AggregateError === 'function' && o instanceof AggregateError;
+      const cause = Object.prototype.hasOwnProperty.call(o, 'cause'), errors = typeof AggregateError === 'function' && o instanceof AggregateError;
       writeHeader(T, E_ARR, cause || errors ? 3 : 2);
       this.write(T, o.name, depth);
       this.write(T, o.message, depth);

@@ -1878,8 +1878,6 @@ function errorFromResult(rt) {
   return new DecodeError(ERROR_NAMES[code] || `E${code}`, rt.u32[rt.res + 13]);
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
-
 /**
  * A DecodeError that a nested decode threw during this call (getStructures unpacking a stored
  * blob, an extension decoding bytes of its own) is not about this call's input: `incomplete` is
@@ -1946,7 +1944,7 @@ export function freezeDecoded(value, tagClass = null) {
  */
 function storeOptions(self, options) {
   for (const k in options) {
-    if (!hasOwn.call(options, k)) continue;
+    if (!Object.prototype.hasOwnProperty.call(options, k)) continue;
     const v = options[k];
     if ((k === 'pack' || k === 'encode' || k === 'decode' || typeof self[k] === 'function') && typeof v !== 'function') continue;
     self[k] = v;

@@ -20,7 +20,6 @@ const textEncoder = new TextEncoder();
 const ByteArray = NodeBuffer || Uint8Array;
 const TypedArray = Object.getPrototypeOf(Uint8Array.prototype).constructor;
 const dateToJSON = Date.prototype.toJSON;
-const hasOwn = Object.prototype.hasOwnProperty;
 /** msgpackr's typed array codes (ext 0x74); ArrayBuffer is 0x10, DataView 0x11. */
 const TYPED_ARRAYS = ['Int8', 'Uint8', 'Uint8Clamped', 'Int16', 'Uint16', 'Int32', 'Uint32', 'Float32',
   'Float64', 'BigInt64', 'BigUint64'].map((t) => t + 'Array');
@@ -1103,7 +1102,7 @@ export class Packr extends Unpackr {
     const own = !T.forIn;
     let fresh = 0, n = 0;
     for (const k in o) {
-      if (own && !hasOwn.call(o, k)) continue;
+      if (own && !Object.prototype.hasOwnProperty.call(o, k)) continue;
       n++;
       if (t.key === k) {
         t = /** @type {Transition} */ (t.child);
@@ -1125,7 +1124,7 @@ export class Packr extends Unpackr {
     // a getter that deletes a key not yet visited would make for-in skip it: the record would
     // then have fewer values than keys
     for (const k in o) {
-      if (own && !hasOwn.call(o, k)) continue;
+      if (own && !Object.prototype.hasOwnProperty.call(o, k)) continue;
       this.write(T, o[k], depth);
       n--;
     }

@@ -287,8 +287,6 @@ ExtensionCodec.defaultCodec = /** @type {ExtensionCodecType<undefined>} */ (new 
  * @property {boolean} [forceIntegerToFloat] integers as floats too
  */
 
-const toTag = Object.prototype.toString;
-
 /**
  * The walk of msgpack-javascript's encoding: library-packr.js's walk, with the extension codec
  * asked for every object (and BigInt, symbol or function) first, as the library does, unless it
@@ -347,7 +345,7 @@ class CodecPackr extends LibraryPackr {
    */
   writeOther(T, v, _depth) {
     const ext = this.codec.tryToEncode(v, this.codecContext);
-    if (ext == null) throw new Error(`Unrecognized object: ${toTag.call(v)}`);
+    if (ext == null) throw new Error(`Unrecognized object: ${Object.prototype.toString.call(v)}`);
     this.writeExt(T, ext);
   }
 
