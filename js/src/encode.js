@@ -97,7 +97,10 @@ const INITIAL_WORDS = 1 << 14;
  * concatenation after the tape with one Buffer#ucs2Write, which C narrows (ASCII) or transcodes.
  * The JS loop costs a few ns per character, the native call ~100 ns: worth it for a call with
  * more than a few dozen characters of strings (sample-large 1.3-1.4x, example-twitter 1.05-1.15x,
- * example4 1.03-1.07x in one process; small messages never reach it). Shorter strings cost less
+ * example4 1.03-1.07x in one process; small messages never reach it). (Measured again once the
+ * loop's charCodeAt stopped being a generic call in dist/, ~1.2 ns a character: without the rope,
+ * fresh processes alternated, sample-large 0.76x, example-twitter 0.68x, example4 0.84x; SHORT_STRING
+ * 256 instead of 64 within noise, 0.95-1.11x.) Shorter strings cost less
  * inline than as a rope node; longer ones go to utf8Write already, which V8 transcodes faster
  * than C does non-ASCII text.
  */
