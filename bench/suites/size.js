@@ -6,7 +6,10 @@
 //  - Node start-up, each trial in a fresh process (no code cache): compiling the module
 //    (new WebAssembly.Module), instantiating it (new WebAssembly.Instance), and the whole
 //    `await import('wirepack')` (read + base64 + compile + instantiate + module evaluation; in
-//    Node that is dist/esm/index.node.js, the bundled ES modules build.sh writes).
+//    Node that is dist/esm/index.node.js, the bundled ES modules build.sh writes);
+//  - dist/ against js/src: the other suites time js/src, Node users run dist/ (esbuild's bundles),
+//    and bundling once made pack 1.1-1.5x slower unseen (scripts/check-dist.mjs): both in one
+//    fresh process, rounds alternating, the ratio per operation (informational: noisy).
 // Runs in the addons-on pass only (nothing here depends on the peers' addons).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -70,6 +73,42 @@ function firstCallSource(name, spec, call) {
       const ${name}Faults = process.resourceUsage().minorPageFault - ${name}F0;`;
 }
 
+/**
+ * dist/esm against js/src: pack and unpack (MessagePack) and encode (CBOR) of two fixtures, both
+ * builds imported in one fresh child process (two module graphs, two wasm instances), rounds
+ * alternating, median per build. Returns [{ input, op, ratio }] with ratio = dist op/s / js/src op/s.
+ * @param {boolean} quick
+ */
+function distAgainstSource(quick) {
+  const rounds = quick ? 3 : 9;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    import fs from 'node:fs';
+    const dist = await import('./dist/esm/index.node.js'), src = await import('./js/src/index.node.js');
+    const distC = await import('./dist/esm/cbor.node.js'), srcC = await import('./js/src/cbor.node.js');
+    const out = [];
+    for (const input of ['sample-small.json', 'example4.json']) {
+      const v = JSON.parse(fs.readFileSync('bench/fixtures/' + input, 'utf8'));
+      const bytes = src.pack(v);
+      const n = Math.max(200, Math.round(${quick ? 2e5 : 2e6} / bytes.length));
+      const ops = { pack: [(l) => l.pack(v), (l) => l.pack(v)], unpack: [(l) => l.unpack(bytes), (l) => l.unpack(bytes)], 'CBOR encode': [() => distC.encode(v), () => srcC.encode(v)] };
+      for (const [op, [onDist, onSrc]] of Object.entries(ops)) {
+        const t = [[], []];
+        for (let k = 0; k < 2; k++) for (let i = 0; i < n; i++) { onDist(dist); onSrc(src); } // warm-up (both tiers)
+        for (let k = 0; k < ${rounds}; k++) for (const j of k % 2 ? [1, 0] : [0, 1]) {
+          const f = j === 0 ? onDist : onSrc, lib = j === 0 ? dist : src;
+          const t0 = performance.now();
+          for (let i = 0; i < n; i++) f(lib);
+          t[j].push(performance.now() - t0);
+        }
+        const med = (a) => a.sort((x, y) => x - y)[a.length >> 1];
+        out.push({ input, op, ratio: med(t[1]) / med(t[0]) });
+      }
+    }
+    console.log(JSON.stringify(out));`], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`dist/js-src child failed: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
 export default {
   name: 'size',
   title: 'bundle size and start-up (esbuild + gzip; fresh Node processes)',
@@ -127,6 +166,7 @@ export default {
     const peersFirst = childTimes(`
       let t;${firstCallSource('msgpackr', 'msgpackr', roundTrip('pack', 'unpack'))}${firstCallSource('cborx', 'cbor-x', roundTrip('encode', 'decode'))}
       console.log(JSON.stringify({ msgpackr, cborx, msgpackrFaults, cborxFaults }));`, trials);
+    const distVsSrc = distAgainstSource(cfg.quick);
     out(`${h} size: ${this.title}`);
     out();
     out('esbuild (bundle, minify, browser conditions, ESM, es2022) of each library\'s whole API, gzip -9. wirepack\'s browser entries inline the wasm as base64 (one file, no fetch); the "JS + wasm binary" row is what a build that loads the .wasm file separately ships.');
@@ -138,8 +178,13 @@ export default {
     out(`Node ${process.version} start-up, median of ${trials} fresh processes: \`new WebAssembly.Module\` (${int(wasm.length)} B) ${f(startup.compile)}; \`new WebAssembly.Instance\` ${f(startup.instantiate)}; ` +
       `\`await import('wirepack')\` (read + base64 + compile + instantiate + evaluation) ${f(startup.importMs)}; first pack + unpack (of { a: [1, 'x'] }, after the import) ${f(startup.firstCall)}${pf(startup.firstCallFaults)}, ` +
       `then the first CBOR encode + decode ${f(startup.firstCbor)}${pf(startup.firstCborFaults)}, then (wirepack/transcode, imported) the first transcode JSON -> MessagePack -> JSON ${f(startup.firstTranscode)}${pf(startup.firstTranscodeFaults)}: V8 compiles each wasm function on its first call; msgpackr's first pack + unpack ${f(peersFirst.msgpackr)}${pf(peersFirst.msgpackrFaults)}, cbor-x's first encode + decode ${f(peersFirst.cborx)}${pf(peersFirst.cborxFaults)} (also fresh processes). Chromium's compile time is in the browser suite.`);
+    out();
+    out('What Node users run is dist/ (esbuild bundles of js/src), and the other suites time js/src: dist/ against js/src, both imported in one fresh process, ' +
+      `alternating rounds (op/s of dist / op/s of js/src; esbuild turns top-level consts into vars, which V8 ${process.versions.v8} does not fold: scripts/check-dist.mjs): ` +
+      distVsSrc.map((r) => `${r.input} ${r.op} ${r.ratio.toFixed(2)}x`).join(', ') + ' (this machine: 0.9-1.4x between runs at one commit; the dist/ before ' +
+      'scripts/check-dist.mjs existed measured pack 0.69x / 0.87x here).');
     const mr = rows.find((r) => r.what.startsWith('msgpackr')), cx = rows.find((r) => r.what.startsWith('cbor-x'));
-    result.size = { rows, startup, peersFirst, trials };
+    result.size = { rows, startup, peersFirst, trials, distVsSrc };
     out();
     out(`- both codecs, JS + wasm gzipped: **${int(total.gz)} B** (budget 14,000 B; msgpackr ${mr ? int(mr.gz) : 'n/a'} B, cbor-x ${cx ? int(cx.gz) : 'n/a'} B); ` +
       `Node compile + instantiate: **${(startup.compile.median + startup.instantiate.median).toFixed(2)} ms** (budget 1 ms)`);
