@@ -90,14 +90,19 @@ function distAgainstSource(quick) {
       const v = JSON.parse(fs.readFileSync('bench/fixtures/' + input, 'utf8'));
       const bytes = src.pack(v);
       const n = Math.max(200, Math.round(${quick ? 2e5 : 2e6} / bytes.length));
-      const ops = { pack: [(l) => l.pack(v), (l) => l.pack(v)], unpack: [(l) => l.unpack(bytes), (l) => l.unpack(bytes)], 'CBOR encode': [() => distC.encode(v), () => srcC.encode(v)] };
-      for (const [op, [onDist, onSrc]] of Object.entries(ops)) {
+      // [on dist, on js/src] for each operation
+      const ops = {
+        pack: [() => dist.pack(v), () => src.pack(v)],
+        unpack: [() => dist.unpack(bytes), () => src.unpack(bytes)],
+        'CBOR encode': [() => distC.encode(v), () => srcC.encode(v)],
+      };
+      for (const [op, both] of Object.entries(ops)) {
         const t = [[], []];
-        for (let k = 0; k < 2; k++) for (let i = 0; i < n; i++) { onDist(dist); onSrc(src); } // warm-up (both tiers)
+        for (let k = 0; k < 2; k++) for (let i = 0; i < n; i++) { both[0](); both[1](); } // warm-up (both tiers)
         for (let k = 0; k < ${rounds}; k++) for (const j of k % 2 ? [1, 0] : [0, 1]) {
-          const f = j === 0 ? onDist : onSrc, lib = j === 0 ? dist : src;
+          const f = both[j];
           const t0 = performance.now();
-          for (let i = 0; i < n; i++) f(lib);
+          for (let i = 0; i < n; i++) f();
           t[j].push(performance.now() - t0);
         }
         const med = (a) => a.sort((x, y) => x - y)[a.length >> 1];
