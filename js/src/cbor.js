@@ -1221,6 +1221,8 @@ export class Encoder extends Packr {
     this.useSelfDescribedHeader = o.useSelfDescribedHeader === true;
     this.structuredClone = o.structuredClone === true;
     this.alwaysUseFloat = o.alwaysUseFloat === true;
+    // (Packr#write writes the other numbers, -0 excepted, as writeNumber below would)
+    this.ownNumbers = this.alwaysUseFloat || this.writeNumber !== Encoder.prototype.writeNumber;
     /** cbor-x's skipFunction: leave out object properties whose values are functions */
     this.skipFunction = o.skipFunction === true;
     this.cborFlags = (this.deterministic ? DETERMINISTIC : 0) | (this.float64 ? FLOAT64 : 0) | (this.indefiniteLengths ? INDEFINITE : 0) |

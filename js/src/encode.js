@@ -38,6 +38,8 @@ export const E_NIL = 0, E_FALSE = 1, E_TRUE = 2, E_UNDEF = 3, E_INT = 4, E_UINT 
 export const E_I64 = 8, E_U64 = 9, E_STR = 10, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_EXT = 14, E_DATE = 15, E_BADDATE = 16;
 const E_RAW = 17, E_PAD = 21;
 const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28, E_NUMS = 29;
+/** write()'s depth for a value written as it is (write) */
+const AS_ITSELF = -1;
 const E_STR16 = 30, E_STRU8 = 31, E_KEY = 32, E_XBIN = 33;
 /** The CBOR encoder's flags (WP_CBOR_*, csrc/wirepack.h), which cbor.js sets. */
 export const CBOR_DETERMINISTIC = 1, CBOR_FLOAT64 = 2, CBOR_INDEFINITE = 4, CBOR_F64_ENTRIES = 8;
@@ -460,6 +462,9 @@ export class Packr extends Unpackr {
     /** @type {RecordState | null} */
     this.records = null;
     this.initRecords(o);
+    /** numbers go through writeNumber, which a subclass overrides (Packr's own rules are
+     * write's number case) */
+    this.ownNumbers = this.writeNumber !== Packr.prototype.writeNumber;
     /** no MessagePack option needs per-call setup */
     this.simple = this.records === null && !this.structuredClone && !this.bundleStrings &&
       this.skipValues === null && !this.coercibleKeyAsNumber && this.useRecords === false;
@@ -831,20 +836,104 @@ export class Packr extends Unpackr {
   }
 
   /**
+   * Write one value. The walk calls this once a value, and its common cases are in its own body:
+   * short strings (the loop that writes their UTF-8, which writeString shares) and numbers.
+   * That makes it too large for V8 to inline (its bytecode is over the 460 bytes V8 inlines),
+   * which is what keeps the walk fast whatever ran before: inlined into the loops of the walk
+   * and into pack(), a small write() and its callees filled each caller's inlining budget (920
+   * bytes of bytecode) differently depending on which documents and classes the process had
+   * encoded before, and the common cases became calls. Against that small write() (bench/ab.js
+   * --mode=peer: each process times one tree against msgpackr or cbor-x), in fresh processes
+   * (12): sample-small 1.18x (CBOR 1.12x), the fluentd message 1.26x (1.17x), example4 1.00x
+   * (1.06x), sample-datatypes 1.05x (1.06x), small messages with records 1.07x, short ASCII
+   * strings 1.04x; after every input of a full run had been encoded and decoded in the process
+   * (--history=all, 8): 1.04x (1.20x), 1.09x (1.14x), 1.03x (1.23x), sample-datatypes 1.02x,
+   * the distinct-keys stream 0.96x. With only the number case in its body (401 bytes: inlined
+   * again) none of it was there; with only the string case (723 bytes), the fluentd message's
+   * but not sample-small's.
    * @param {Tape} T
    * @param {unknown} v
-   * @param {number} depth
+   * @param {number} depth the value's depth; AS_ITSELF for a string written as it is (not
+   *   bundled, never an E_STR16/E_STRU8 entry: writeString) or a number by Packr's rules
+   *   (Packr#writeNumber, whatever a subclass's writeNumber says)
    */
   write(T, v, depth) {
     if (T.p + 8 > T.cap) T.grow(8);
-    // strings, numbers and objects here; the rest out of line, so that this stays small enough
-    // for V8 to inline into the walk's loops (460 bytes of bytecode, 920 in all per function)
     const type = typeof v;
     if (type === 'string') {
-      if (T.bundle === null) writeStringValue(T, /** @type {string} */ (v));
-      else this.writeBundled(T, /** @type {string} */ (v));
+      const s = /** @type {string} */ (v);
+      const n = s.length;
+      if (depth !== AS_ITSELF) {
+        if (T.bundle !== null) {
+          this.writeBundled(T, s);
+          return;
+        }
+        // past BLOB_AFTER characters of a call, in Node, as an E_STR16 entry whose units emit
+        // writes; past BLOB_AFTER_WEB without Buffer, as an E_STRU8 entry whose UTF-8 emit writes
+        if ((T.chars += n) > BLOB_AFTER && n >= BLOB_MIN && writeBlobString(T, s, n)) return;
+      }
+      if (n >= SHORT_STRING) {
+        writeLongString(T, s, n);
+        return;
+      }
+      // UTF-8 in JS, as TextEncoder does it (a lone surrogate is U+FFFD): a call into Node's
+      // utf8Write or encodeInto costs more than the whole string; at most 3n < ESC bytes
+      const charCodeAt = String.prototype.charCodeAt;
+      if (T.p + 1 + n > T.cap) T.grow(1 + n);
+      const hdr = T.p, u8 = T.u8, u32 = T.u32;
+      // ASCII four characters to a word while it lasts (one store and one test for four)
+      let w = hdr + 1, i = 0;
+      for (const n4 = n - 3; i < n4; i += 4) {
+        const c0 = charCodeAt.call(s, i), c1 = charCodeAt.call(s, i + 1);
+        const c2 = charCodeAt.call(s, i + 2), c3 = charCodeAt.call(s, i + 3);
+        if ((c0 | c1 | c2 | c3) >= 0x80) break;
+        u32[w++] = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
+      }
+      let b = w << 2;
+      for (; i < n; i++) {
+        const c = charCodeAt.call(s, i);
+        if (c >= 0x80) break;
+        u8[b++] = c;
+      }
+      if (i < n) b = utf8Tail(u8, s, i, n, b);
+      const len = b - ((hdr + 1) << 2);
+      u32[hdr] = E_STR | (len << 8);
+      T.p = hdr + 1 + ((len + 3) >> 2);
     } else if (type === 'number') {
-      this.writeNumber(T, /** @type {number} */ (v));
+      const x = /** @type {number} */ (v);
+      if (this.ownNumbers && depth !== AS_ITSELF) {
+        this.writeNumber(T, x);
+        return;
+      }
+      const u32 = T.u32;
+      if ((x >>> 0) === x) {
+        // -0: CBOR carries it exactly (its writeNumber); MessagePack writes 0, as msgpackr does
+        if (x === 0 && this.cborFlags >= 0 && 1 / x < 0) {
+          this.writeNumber(T, x);
+          return;
+        }
+        // with records, fixints 0x40..0x7f would read as record ids: msgpackr writes uint8
+        if ((x >>> 6) === 1 && T.recInts) {
+          u32[T.p++] = E_UINT8 | (x << 8);
+          return;
+        }
+        u32[T.p] = E_UINT;
+        u32[T.p + 1] = x;
+        T.p += 2;
+      } else if ((x >> 0) === x) {
+        u32[T.p] = E_INT;
+        u32[T.p + 1] = x;
+        T.p += 2;
+      } else if (this.useFloat32 > 0 && x < 4294967296 && x >= -2147483648 && f32Fits(T, x, this.useFloat32)) {
+        u32[T.p] = E_F32;
+        T.p += 2;
+      } else {
+        const p = T.p;
+        const a = (p + 2) & ~1;
+        u32[p] = E_F64;
+        T.f64[a >> 1] = x;
+        T.p = a + 2;
+      }
     } else if (type === 'object' && v !== null && depth < this.maxDepth) {
       this.writeObject(T, /** @type {object} */ (v), depth + 1);
     } else if (type === 'boolean') {
@@ -883,24 +972,13 @@ export class Packr extends Unpackr {
     T.u32[T.p++] = this.encodeUndefinedAsNil ? E_NIL : E_UNDEF;
   }
 
-  /** @param {Tape} T @param {number} v */
+  /**
+   * A number by Packr's rules (write's number case: a subclass's writeNumber may come back here
+   * through super).
+   * @param {Tape} T @param {number} v
+   */
   writeNumber(T, v) {
-    const u32 = T.u32;
-    if ((v >>> 0) === v) {
-      // with records, fixints 0x40..0x7f would read as record ids: msgpackr writes uint8
-      if ((v >>> 6) === 1 && T.recInts) { u32[T.p++] = E_UINT8 | (v << 8); return; }
-      u32[T.p] = E_UINT; u32[T.p + 1] = v; T.p += 2;
-    } else if ((v >> 0) === v) {
-      u32[T.p] = E_INT; u32[T.p + 1] = v; T.p += 2;
-    } else if (this.useFloat32 > 0 && v < 4294967296 && v >= -2147483648 && f32Fits(T, v, this.useFloat32)) {
-      u32[T.p] = E_F32; T.p += 2;
-    } else {
-      const p = T.p;
-      const a = (p + 2) & ~1;
-      u32[p] = E_F64;
-      T.f64[a >> 1] = v;
-      T.p = a + 2;
-    }
+    this.write(T, v, AS_ITSELF);
   }
 
   /** @param {Tape} T @param {object} o @param {number} depth */
@@ -1703,38 +1781,12 @@ function writeStrings(rt, T) {
 }
 
 /**
+ * A string as it is: a key, a bundle's or a record's strings, a library view's values (write's
+ * string case, which holds the loop; `this` is not read there for AS_ITSELF).
  * @param {Tape} T @param {string} s
  */
 export function writeString(T, s) {
-  const charCodeAt = String.prototype.charCodeAt;
-  const n = s.length;
-  if (n < SHORT_STRING) {
-    // UTF-8 in JS, as TextEncoder does it (a lone surrogate is U+FFFD): a call into Node's
-    // utf8Write or encodeInto costs more than the whole string; at most 3n < ESC bytes
-    if (T.p + 1 + n > T.cap) T.grow(1 + n);
-    const hdr = T.p, u8 = T.u8, u32 = T.u32;
-    // ASCII four characters to a word while it lasts (one store and one test for four)
-    let w = hdr + 1, i = 0;
-    for (const n4 = n - 3; i < n4; i += 4) {
-      const c0 = charCodeAt.call(s, i), c1 = charCodeAt.call(s, i + 1);
-      const c2 = charCodeAt.call(s, i + 2), c3 = charCodeAt.call(s, i + 3);
-      if ((c0 | c1 | c2 | c3) >= 0x80) break;
-      u32[w++] = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
-    }
-    let b = w << 2;
-    for (; i < n; i++) {
-      const c = charCodeAt.call(s, i);
-      if (c >= 0x80) break;
-      u8[b++] = c;
-    }
-    // (the rest out of line: this function stays small enough for V8 to inline)
-    if (i < n) b = utf8Tail(u8, s, i, n, b);
-    const len = b - ((hdr + 1) << 2);
-    u32[hdr] = E_STR | (len << 8);
-    T.p = hdr + 1 + ((len + 3) >> 2);
-    return;
-  }
-  writeLongString(T, s, n);
+  Packr.prototype.write.call(null, T, s, AS_ITSELF);
 }
 
 /**
