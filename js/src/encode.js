@@ -1731,19 +1731,7 @@ export function writeHeader(T, tag, n) {
  */
 
 /**
- * A string value (keys and the strings of bundles and records go through writeString): past
- * BLOB_AFTER characters of a call, in Node, as an E_STR16 entry whose units emit writes; past
- * BLOB_AFTER_WEB without Buffer, as an E_STRU8 entry whose UTF-8 emit writes.
- * @param {Tape} T @param {string} s
- */
-export function writeStringValue(T, s) {
-  const n = s.length;
-  if ((T.chars += n) > BLOB_AFTER && n >= BLOB_MIN && writeBlobString(T, s, n)) return;
-  writeString(T, s);
-}
-
-/**
- * writeStringValue past BLOB_AFTER: s as an E_STR16 / E_STRU8 entry if it can be one.
+ * A string value past BLOB_AFTER (write's string case): s as an E_STR16 / E_STRU8 entry if it can be one.
  * @param {Tape} T @param {string} s @param {number} n s.length
  * @returns {boolean} whether it was written
  */

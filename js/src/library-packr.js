@@ -8,7 +8,7 @@
  * which decide what every other object, BigInt, symbol and function becomes.
  */
 import {
-  Packr, KeyNode, writeKey, writeStringValue, writeString, writeHeader, writeRaw, writeF64, writeNumberRun,
+  Packr, KeyNode, writeKey, writeString, writeHeader, writeRaw, writeF64, writeNumberRun,
   E_NIL, E_FALSE, E_TRUE, E_INT, E_UINT, E_F32, E_I64, E_U64, E_ARR, E_MAP, ESC,
 } from './encode.js';
 import { put64 } from './decode.js';
@@ -64,7 +64,7 @@ export class LibraryPackr extends Packr {
   write(T, v, depth) {
     if (T.p + 8 > T.cap) T.grow(8);
     const type = typeof v;
-    if (type === 'string') writeStringValue(T, /** @type {string} */ (v));
+    if (type === 'string') super.write(T, v, depth); // (Packr's string case; no bundle here)
     else if (type === 'number') this.writeNumber(T, /** @type {number} */ (v));
     else if (type === 'object' && v !== null) this.writeObject(T, /** @type {object} */ (v), depth);
     else if (type === 'boolean') T.u32[T.p++] = v ? E_TRUE : E_FALSE;
