@@ -51,6 +51,10 @@
 // message) and small-messages (the first segment of the varied suite's stream; one op is the
 // whole segment), or varied-<category>: any category of the varied suite (a stream's first
 // segment). Default: the four free-function cases over sample-small, fluentd and example4.
+// The library views: jp-pack, jp-unpack, jpc-encode, jpc-decode (wirepack/json-pack's
+// MsgPackEncoderFast / MsgPackDecoderFast and CborEncoderFast / CborDecoderBase, one instance
+// each; peer: json-pack's own classes) and mm-pack, mm-unpack (wirepack/msgpack's encode /
+// decode; peer: @msgpack/msgpack's).
 //
 // --history=all (or =input,...; paired and peer modes): before the cases, every library in the
 //   process encodes and decodes those inputs (plain and records, both formats, 20 ms each, or
@@ -135,6 +139,18 @@ function operation(kind, lib, input) {
     const e = packed ? new lib.cbor.Encoder(packedOptions()) : records ? new lib.cbor.Encoder() : null;
     enc = e ? (v) => e.encode(v) : (v) => lib.cbor.encode(v);
     dec = e ? (b) => e.decode(b) : (b) => lib.cbor.decode(b);
+  } else if (fmt === 'jp' || fmt === 'jpc') {
+    // json-pack's classes (the peers' MsgPackEncoderFast / CborEncoderFast and their decoders),
+    // wirepack/json-pack's or json-pack's own: one instance each, as the suites time them
+    const L = fmt === 'jp' ? lib.jp : lib.jpc;
+    const e = fmt === 'jp' ? new L.MsgPackEncoderFast() : new L.CborEncoderFast();
+    const d = fmt === 'jp' ? new L.MsgPackDecoderFast() : new L.CborDecoderBase();
+    enc = (v) => e.encode(v);
+    dec = (b) => d.decode(b);
+  } else if (fmt === 'mm') {
+    // wirepack/msgpack's or @msgpack/msgpack's free functions
+    enc = (v) => lib.mm.encode(v);
+    dec = (b) => lib.mm.decode(b);
   } else {
     throw new Error(`bench/ab.js: unknown case ${kind}`);
   }
@@ -278,11 +294,18 @@ async function runHistory(libs, names, ms) {
 /** One process: for each case, the median of its paired rounds' ratios (first over second). */
 async function child(cfg) {
   const require = createRequire(path.join(REPO, 'package.json'));
-  const peers = { mp: require('msgpackr'), cbor: require('cbor-x') };
+  const peers = {
+    mp: require('msgpackr'), cbor: require('cbor-x'),
+    jp: require('@jsonjoy.com/json-pack/lib/msgpack'), jpc: require('@jsonjoy.com/json-pack/lib/cbor'), mm: require('@msgpack/msgpack'),
+  };
   const libs = [];
   for (const tree of cfg.trees) {
-    if (tree === 'peer') libs.push(peers);
-    else libs.push({ mp: await import(path.join(tree, 'js/src/index.node.js')), cbor: await import(path.join(tree, 'js/src/cbor.node.js')) });
+    if (tree === 'peer') {
+      libs.push(peers);
+    } else {
+      const jp = await import(path.join(tree, 'js/src/json-pack.node.js'));
+      libs.push({ mp: await import(path.join(tree, 'js/src/index.node.js')), cbor: await import(path.join(tree, 'js/src/cbor.node.js')), jp, jpc: jp, mm: await import(path.join(tree, 'js/src/msgpack.node.js')) });
+    }
   }
   const out = {};
   if (cfg.cmode) {
@@ -401,7 +424,7 @@ async function main() {
   } else {
     throw new Error(`bench/ab.js: unknown mode ${o.mode}`);
   }
-  console.log(`\n(${((Date.now() - t0) / 1000).toFixed(0)} s; peers: msgpackr for mp-*, cbor-x for cbor-*)`);
+  console.log(`\n(${((Date.now() - t0) / 1000).toFixed(0)} s; peers: msgpackr for mp-*, cbor-x for cbor-*, json-pack for jp-* and jpc-*, @msgpack/msgpack for mm-*)`);
 }
 
 main().catch((e) => {
