@@ -118,6 +118,25 @@ describe('output and aliasing', () => {
     }
   });
 
+  test('a result whose buffer was transferred away (its slab detached) leaves later results whole', () => {
+    // a small result is cut from a shared slab: transferring its ArrayBuffer (postMessage with a
+    // transfer list, ArrayBuffer#transfer) detaches the slab; the next encodes start a new one
+    const v = { s: 'y'.repeat(150), n: [1, 2, 3] };
+    const want = hex(pack(v));
+    for (const [name, enc] of [['pack', pack], ['CBOR encode', encode], ['Packr#pack', (x) => new Packr().pack(x)]]) {
+      for (const detach of [(b) => structuredClone(b, { transfer: [b] }), (b) => /** @type {any} */ (b).transfer?.()]) {
+        const first = enc(v);
+        const firstHex = hex(first), at = first.byteOffset, n = first.length;
+        const gone = detach(first.buffer);
+        if (gone === undefined) continue; // (no ArrayBuffer#transfer here)
+        expect(first.length, name).toBe(0); // (detached)
+        expect(hex(new Uint8Array(gone, at, n)), name).toBe(firstHex);
+        for (let i = 0; i < 3; i++) expect(hex(enc(v)), `${name}, call ${i + 1} after the transfer`).toBe(firstHex);
+      }
+    }
+    expect(hex(pack(v))).toBe(want);
+  });
+
   test('pack of alternating tiny and large values is exact every time', () => {
     const rand = rng(4242);
     const sizes = [1, 3_000_000, 2, 70_000, 0, 1_000_000, 10, 300_000, 5];

@@ -2161,13 +2161,16 @@ function copyWords(src, s, dst, d, n) {
 let slabAt = 0;
 
 /**
- * Copy n bytes (from word s of src) into the slab (a new one when they do not fit), at slabAt.
+ * Copy n bytes (from word s of src) into the slab (a new one when they do not fit, or when the
+ * slab was detached: a result's ArrayBuffer transferred to a worker, or given to
+ * ArrayBuffer#transfer, takes the slab with it, and every later result would otherwise be a
+ * view of a detached buffer, which throws), at slabAt.
  * @param {Uint32Array} src @param {number} s @param {number} n
  * @returns {ArrayBuffer} the slab
  */
 function slabCopy(src, s, n) {
   let at = slabOff;
-  if (slab === null || at + n > SLAB) {
+  if (slab === null || at + n > SLAB || slabU32.length === 0) {
     slab = new ArrayBuffer(SLAB);
     slabU32 = new Uint32Array(slab);
     at = 0;
