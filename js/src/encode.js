@@ -465,8 +465,6 @@ export class Packr extends Unpackr {
     /** numbers go through writeNumber, which a subclass overrides (Packr's own rules are
      * write's number case) */
     this.ownNumbers = this.writeNumber !== Packr.prototype.writeNumber;
-    /** write() gives the numbers that are not 32-bit integers to writeNumber (library-packr.js) */
-    this.ownWide = false;
     /** no MessagePack option needs per-call setup */
     this.simple = this.records === null && !this.structuredClone && !this.bundleStrings &&
       this.skipValues === null && !this.coercibleKeyAsNumber && this.useRecords === false;
@@ -926,8 +924,6 @@ export class Packr extends Unpackr {
         u32[T.p] = E_INT;
         u32[T.p + 1] = x;
         T.p += 2;
-      } else if (this.ownWide && depth !== AS_ITSELF) {
-        this.writeNumber(T, x);
       } else if (this.useFloat32 > 0 && x < 4294967296 && x >= -2147483648 && f32Fits(T, x, this.useFloat32)) {
         u32[T.p] = E_F32;
         T.p += 2;

@@ -90,36 +90,36 @@ class JsonPackPackr extends LibraryPackr {
   }
 
   /**
-   * @param {import('./encode.js').Tape} T @param {object} o @param {number} level
+   * @param {import('./encode.js').Tape} T @param {object} o @param {number} depth
    */
-  writeObject(T, o, level) {
-    if (this.writeContainer(T, o, level)) return;
+  writeObject(T, o, depth) {
+    if (this.writeContainer(T, o, depth)) return;
     if (o instanceof Uint8Array) { writeBytes(T, E_BIN, 0, o); return; }
     if (o instanceof JsonPackExtension) { writeBytes(T, E_EXT, o.tag & 0xff, bytesOf(o.val, 'a JsonPackExtension\'s data')); return; }
     if (o instanceof JsonPackValue) { writeRaw(T, bytesOf(o.val, 'a JsonPackValue')); return; }
     if (o instanceof Date && o.getTime() === o.getTime()) { writeDate(T, o); return; }
-    if (o instanceof Map) { this.writeEntries(T, o, level); return; }
-    this.writeMap(T, /** @type {Record<string, unknown>} */ (o), level);
+    if (o instanceof Map) { this.writeEntries(T, o, depth); return; }
+    this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
   }
 
   /**
    * A Map as the map of its entries.
-   * @param {import('./encode.js').Tape} T @param {Map<unknown, unknown>} m @param {number} level
+   * @param {import('./encode.js').Tape} T @param {Map<unknown, unknown>} m @param {number} depth
    */
-  writeEntries(T, m, level) {
-    if (m.size > 0 && level >= this.depthLimit) throw this.tooDeep(level);
+  writeEntries(T, m, depth) {
+    if (m.size > 0 && depth + 2 > this.depthLimit) throw this.tooDeep(depth);
     writeHeader(T, E_MAP, m.size);
     for (const [k, v] of m) {
-      this.write(T, k, level);
-      this.write(T, v, level);
+      this.write(T, k, depth + 1);
+      this.write(T, v, depth + 1);
     }
   }
 
   /**
    * A symbol or a function: undefined (BigInts are int64s: useBigInt64).
-   * @param {import('./encode.js').Tape} T @param {unknown} _v @param {number} _level
+   * @param {import('./encode.js').Tape} T @param {unknown} _v @param {number} _depth
    */
-  writeOther(T, _v, _level) {
+  writeOther(T, _v, _depth) {
     this.writeNullish(T, undefined);
   }
 }

@@ -50,12 +50,6 @@ export class LibraryPackr extends Packr {
     this.undefinedC1 = !!o.undefinedC1;
     /** arrays of numbers may go as number runs (C writes each as writeNumber would) */
     this.runs = !this.forceFloat32 && !this.forceIntegerToFloat;
-    // Packr#write's number case: 32-bit integers there, other numbers here; every number here
-    // with forceIntegerToFloat
-    this.ownNumbers = this.forceIntegerToFloat;
-    this.ownWide = true;
-    // (the depth limit is depthLimit's, checked by the containers)
-    this.maxDepth = Infinity;
   }
 
   /** @param {import('./encode.js').Tape} _T */
@@ -63,26 +57,20 @@ export class LibraryPackr extends Packr {
     if (this.depthLimit < 1) throw new Error('Too deep objects in depth 1');
   }
 
-  // (No write() of its own: Packr#write is the walk's one call a value, with its short-string and
-  // 32-bit integer cases in its body, and it calls writeObject, writeRare and, for other numbers
-  // (ownWide), writeNumber below. Against the write() this class had (small, so V8 inlined it
-  // into the walk, and calling Packr#write for each string), the json-pack view encodes
-  // sample-small 1.16x faster and sample-datatypes 1.08x (bench/ab.js --mode=peer, 12 fresh
-  // processes; after a full run's history in the process 0.94-1.07x and 0.93x, which is noise
-  // there). A write() of 525 bytes here, too large
-  // to inline, with the short-string loop as a helper that Packr#write shared, gained as much, but
-  // Packr's own encodes lost 9-14% after history (the helper was not inlined into Packr#write
-  // there). The depth that Packr#write gives writeObject is the container's level, the top
-  // value's 1.)
-
   /**
-   * undefined, null, BigInts, symbols and functions (Packr#write's other cases).
-   * @param {import('./encode.js').Tape} T @param {unknown} v @param {number} level
+   * @param {import('./encode.js').Tape} T @param {unknown} v
+   * @param {number} depth the value's depth, the top value's 0
    */
-  writeRare(T, v, level) {
-    if (v == null) this.writeNullish(T, v);
-    else if (typeof v === 'bigint' && this.bigInt64) this.writeBigInt64(T, v);
-    else this.writeOther(T, v, level);
+  write(T, v, depth) {
+    if (T.p + 8 > T.cap) T.grow(8);
+    const type = typeof v;
+    if (type === 'string') super.write(T, v, depth); // (Packr's string case; no bundle here)
+    else if (type === 'number') this.writeNumber(T, /** @type {number} */ (v));
+    else if (type === 'object' && v !== null) this.writeObject(T, /** @type {object} */ (v), depth);
+    else if (type === 'boolean') T.u32[T.p++] = v ? E_TRUE : E_FALSE;
+    else if (v == null) this.writeNullish(T, v);
+    else if (type === 'bigint' && this.bigInt64) this.writeBigInt64(T, /** @type {bigint} */ (v));
+    else this.writeOther(T, v, depth);
   }
 
   /** @param {import('./encode.js').Tape} T @param {null | undefined} v */
@@ -91,11 +79,7 @@ export class LibraryPackr extends Packr {
     else T.u32[T.p++] = E_NIL;
   }
 
-  /**
-   * A number that is not a 32-bit integer (Packr#write, ownWide), or any number with
-   * forceIntegerToFloat (ownNumbers).
-   * @param {import('./encode.js').Tape} T @param {number} v
-   */
+  /** @param {import('./encode.js').Tape} T @param {number} v */
   writeNumber(T, v) {
     const u32 = T.u32;
     if (this.forceIntegerToFloat) {
@@ -140,59 +124,55 @@ export class LibraryPackr extends Packr {
   /**
    * An array, or a plain object (null prototype too) by its own enumerable keys: both libraries'
    * rule for them, after whatever a subclass tries first.
-   * @param {import('./encode.js').Tape} T @param {object} o @param {number} level
+   * @param {import('./encode.js').Tape} T @param {object} o @param {number} depth
    * @returns {boolean} whether o was one (and is written)
    */
-  writeContainer(T, o, level) {
-    if (Array.isArray(o)) { this.writeArray(T, o, level); return true; }
+  writeContainer(T, o, depth) {
+    if (Array.isArray(o)) { this.writeArray(T, o, depth); return true; }
     const proto = Object.getPrototypeOf(o);
     if (proto !== Object.prototype && proto !== null) return false;
-    if (T.forIn && !this.sortKeys) this.writePlainMap(T, /** @type {Record<string, unknown>} */ (o), level);
-    else this.writeMap(T, /** @type {Record<string, unknown>} */ (o), level);
+    if (T.forIn && !this.sortKeys) this.writePlainMap(T, /** @type {Record<string, unknown>} */ (o), depth);
+    else this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
     return true;
   }
 
   /**
    * Any object but null (the subclass's rules).
-   * @param {import('./encode.js').Tape} _T @param {object} _o @param {number} _level
+   * @param {import('./encode.js').Tape} _T @param {object} _o @param {number} _depth
    */
-  writeObject(_T, _o, _level) {
+  writeObject(_T, _o, _depth) {
     throw new Error('wirepack: LibraryPackr#writeObject');
   }
 
   /**
    * A BigInt (without useBigInt64), symbol or function (the subclass's rules).
-   * @param {import('./encode.js').Tape} _T @param {unknown} _v @param {number} _level
+   * @param {import('./encode.js').Tape} _T @param {unknown} _v @param {number} _depth
    */
-  writeOther(_T, _v, _level) {
+  writeOther(_T, _v, _depth) {
     throw new Error('wirepack: LibraryPackr#writeOther');
   }
 
-  /**
-   * The libraries' error for a container at `level` (the top value's 1) that has values, when
-   * level >= depthLimit.
-   * @param {number} level
-   */
-  tooDeep(level) {
-    return new Error(`Too deep objects in depth ${level + 1}`);
+  /** @param {number} depth */
+  tooDeep(depth) {
+    return new Error(`Too deep objects in depth ${depth + 2}`);
   }
 
-  /** @param {import('./encode.js').Tape} T @param {unknown[]} o @param {number} level */
-  writeArray(T, o, level) {
+  /** @param {import('./encode.js').Tape} T @param {unknown[]} o @param {number} depth */
+  writeArray(T, o, depth) {
     const n = o.length;
-    if (n > 0 && level >= this.depthLimit) throw this.tooDeep(level);
+    if (n > 0 && depth + 2 > this.depthLimit) throw this.tooDeep(depth);
     writeHeader(T, E_ARR, n);
     let i = 0;
     if (n >= 2 && typeof o[0] === 'number' && this.runs && n < ESC) i = writeNumberRun(T, o, n, this.wideIntegers);
-    for (; i < n; i++) this.write(T, o[i], level);
+    for (; i < n; i++) this.write(T, o[i], depth + 1);
   }
 
   /**
    * A plain object's own enumerable keys by for-in (Object.keys order while T.forIn holds), the
    * count patched into a two-word header after (undefined values may be left out).
-   * @param {import('./encode.js').Tape} T @param {Record<string, unknown>} o @param {number} level
+   * @param {import('./encode.js').Tape} T @param {Record<string, unknown>} o @param {number} depth
    */
-  writePlainMap(T, o, level) {
+  writePlainMap(T, o, depth) {
     if (T.p + 2 > T.cap) T.grow(2);
     const hdr = T.p;
     T.p = hdr + 2;
@@ -203,10 +183,10 @@ export class LibraryPackr extends Packr {
     for (const k in o) {
       const v = o[k];
       if (skip && v === undefined) continue;
-      if (n === 0 && level >= this.depthLimit) throw this.tooDeep(level);
+      if (n === 0 && depth + 2 > this.depthLimit) throw this.tooDeep(depth);
       node = writeKey(T, node, k);
       T.kctx = node;
-      this.write(T, v, level);
+      this.write(T, v, depth + 1);
       n++;
     }
     T.kctx = ctx;
@@ -216,22 +196,22 @@ export class LibraryPackr extends Packr {
 
   /**
    * Any other object as the map of Object.keys (sorted with sortKeys).
-   * @param {import('./encode.js').Tape} T @param {Record<string, unknown>} o @param {number} level
+   * @param {import('./encode.js').Tape} T @param {Record<string, unknown>} o @param {number} depth
    */
-  writeMap(T, o, level) {
+  writeMap(T, o, depth) {
     const keys = Object.keys(o);
     if (this.sortKeys) keys.sort();
     let n = keys.length;
     if (this.ignoreUndefined) {
       for (let i = 0; i < keys.length; i++) if (o[keys[i]] === undefined) n--;
     }
-    if (n > 0 && level >= this.depthLimit) throw this.tooDeep(level);
+    if (n > 0 && depth + 2 > this.depthLimit) throw this.tooDeep(depth);
     writeHeader(T, E_MAP, n);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i], v = o[k];
       if (this.ignoreUndefined && v === undefined) continue;
       writeString(T, k);
-      this.write(T, v, level);
+      this.write(T, v, depth + 1);
     }
   }
 }

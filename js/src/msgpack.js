@@ -315,14 +315,14 @@ class CodecPackr extends LibraryPackr {
   }
 
   /**
-   * @param {import('./encode.js').Tape} T @param {object} o @param {number} level
+   * @param {import('./encode.js').Tape} T @param {object} o @param {number} depth
    */
-  writeObject(T, o, level) {
+  writeObject(T, o, depth) {
     if (!this.plainCodec) {
       const ext = this.codec.tryToEncode(o, this.codecContext);
       if (ext != null) { this.writeExt(T, ext); return; }
     }
-    if (this.writeContainer(T, o, level)) return;
+    if (this.writeContainer(T, o, depth)) return;
     if (this.plainCodec) {
       // what the codec's timestamp encoder and its ExtData rule would give
       if (o instanceof Date) {
@@ -336,14 +336,14 @@ class CodecPackr extends LibraryPackr {
       writeBytes(T, E_BIN, 0, o instanceof Uint8Array ? o : new Uint8Array(o.buffer, o.byteOffset, o.byteLength));
       return;
     }
-    this.writeMap(T, /** @type {Record<string, unknown>} */ (o), level);
+    this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
   }
 
   /**
    * A BigInt (without useBigInt64), symbol or function: the codec's extension, or an error.
-   * @param {import('./encode.js').Tape} T @param {unknown} v @param {number} _level
+   * @param {import('./encode.js').Tape} T @param {unknown} v @param {number} _depth
    */
-  writeOther(T, v, _level) {
+  writeOther(T, v, _depth) {
     const ext = this.codec.tryToEncode(v, this.codecContext);
     if (ext == null) throw new Error(`Unrecognized object: ${Object.prototype.toString.call(v)}`);
     this.writeExt(T, ext);
