@@ -263,7 +263,12 @@ const median = (a) => medianOfSorted([...a].sort((x, y) => x - y));
  */
 const HISTORY_ALL = ['example4', 'sample-datatypes', 'sample-small', 'sample-medium', 'sample-large', 'example-twitter', 'fluentd', ...CATEGORIES.map((c) => `varied-${c.name}`)];
 /** The operations each history input goes through, in every library of the process. */
-const HISTORY_KINDS = ['mp-pack', 'mp-unpack', 'mp-records-pack', 'mp-records-unpack', 'cbor-encode', 'cbor-decode', 'cbor-records-encode', 'cbor-records-decode'];
+const HISTORY_KINDS = [
+  'mp-pack', 'mp-unpack', 'mp-records-pack', 'mp-records-unpack', 'cbor-encode', 'cbor-decode', 'cbor-records-encode', 'cbor-records-decode',
+  // the library views, which the msgpack-benchmark and cbor suites time in the same process (their
+  // classes reach the same functions: Packr#write sees their instances too)
+  'jp-pack', 'jp-unpack', 'jpc-encode', 'jpc-decode', 'mm-pack', 'mm-unpack',
+];
 
 /**
  * Before the timed cases: each history input through each of HISTORY_KINDS in each library of
