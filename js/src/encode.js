@@ -38,9 +38,10 @@ export const E_NIL = 0, E_FALSE = 1, E_TRUE = 2, E_UNDEF = 3, E_INT = 4, E_UINT 
 export const E_I64 = 8, E_U64 = 9, E_STR = 10, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_EXT = 14, E_DATE = 15, E_BADDATE = 16;
 const E_RAW = 17, E_PAD = 21;
 const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28, E_NUMS = 29;
-/** write()'s depth for a value written as it is (write) */
-const AS_ITSELF = -1;
 const E_STR16 = 30, E_STRU8 = 31, E_KEY = 32, E_XBIN = 33;
+/** Packr#write's depth for a string written as it is (writeString: never bundled, never a blob)
+ * or a number by Packr's own rules (Packr#writeNumber), rather than a value of the walk. */
+const AS_ITSELF = -1;
 /** The CBOR encoder's flags (WP_CBOR_*, csrc/wirepack.h), which cbor.js sets. */
 export const CBOR_DETERMINISTIC = 1, CBOR_FLOAT64 = 2, CBOR_INDEFINITE = 4, CBOR_F64_ENTRIES = 8;
 /** The flags wpw_cbor_encode_tracked takes (wpw_cbor_encode the others). */
