@@ -820,8 +820,10 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
              * there comes back as an unsigned integer (values are JS numbers), which makes the
              * rebuilt tag a bundle whose offset points anywhere (found by fuzz_roundtrip:
              * d9dff9 84 60 40 01 d9dff9 84 f95d84 40 40 00, where 353.0 became 353). Over
-             * anything but an array it rebuilds as it was. */
-            if (tv == 0xdff9u && x->i < x->limit) {
+             * anything but an array it rebuilds as it was. The same holds for cbor-x's record
+             * definition tag (0xdfff over [id, keys, ...values]), whose id an integral float
+             * becomes (d91cf9 84 60 40 01 d9dfff 84 f95d84 40 40 00). */
+            if ((tv == 0xdff9u || tv == 0xdfffu) && x->i < x->limit) {
                 const uint32_t k = w[x->i] & 0xffu;
                 if (k == WP_T_ARR || k == WP_T_NUMRUN || k == WP_T_SCALARRUN) x->skip = 1;
             }
