@@ -107,7 +107,7 @@ const INITIAL_WORDS = 1 << 14;
  * inline than as a rope node; longer ones go to utf8Write already, which V8 transcodes faster
  * than C does non-ASCII text.
  */
-const BLOB_AFTER = 128, BLOB_MIN = 16;
+export const BLOB_AFTER = 128, BLOB_MIN = 16;
 /**
  * Without Buffer (browsers), string values of BLOB_MIN to BLOB_MAX_WEB - 1 characters past
  * BLOB_AFTER_WEB characters of a call are concatenated likewise, and emit writes their UTF-8 with
@@ -126,7 +126,7 @@ const BLOB_AFTER_WEB = 512, BLOB_MAX_WEB = 256;
  * the loop takes 0.2; the loop is as fast up to ~1,000 characters of ASCII or CJK (with the 64 KB
  * slabs below: strings.json in Chromium 2.0x, example4 1.2x).
  */
-const SHORT_STRING = NodeBuffer ? 64 : 1024;
+export const SHORT_STRING = NodeBuffer ? 64 : 1024;
 
 /** A node of the record transition trie: the keys so far; a record id once one is assigned. */
 class Transition {
@@ -1736,7 +1736,7 @@ export function writeHeader(T, tag, n) {
  * @param {Tape} T @param {string} s @param {number} n s.length
  * @returns {boolean} whether it was written
  */
-function writeBlobString(T, s, n) {
+export function writeBlobString(T, s, n) {
   const charCodeAt = String.prototype.charCodeAt;
   if (T.nb !== null ? n >= SHORT_STRING : !(T.chars > BLOB_AFTER_WEB && n < BLOB_MAX_WEB &&
     // one encodeInto over the concatenation: a string that ends in a high surrogate or starts
@@ -1770,8 +1770,9 @@ function writeStrings(rt, T) {
 }
 
 /**
- * A string as it is: a key, a bundle's or a record's strings, a library view's values (write's
- * string case, which holds the loop; `this` is not read there for AS_ITSELF).
+ * A string as it is: a key, a bundle's or a record's strings (write's string case, which holds
+ * the loop; `this` is not read there for AS_ITSELF). The library views' values go through a copy
+ * of that case (LibraryPackr#write).
  * @param {Tape} T @param {string} s
  */
 export function writeString(T, s) {
@@ -1783,7 +1784,7 @@ export function writeString(T, s) {
  * @param {Uint8Array} u8 @param {string} s @param {number} i @param {number} n @param {number} b
  * @returns {number}
  */
-function utf8Tail(u8, s, i, n, b) {
+export function utf8Tail(u8, s, i, n, b) {
   const charCodeAt = String.prototype.charCodeAt;
   for (; i < n; i++) {
     let c = charCodeAt.call(s, i);
@@ -1822,7 +1823,7 @@ function utf8Tail(u8, s, i, n, b) {
  * encodeInto) or, in Node when it looks non-ASCII, by C from its units (utf8FromUnits).
  * @param {Tape} T @param {string} s @param {number} n s.length
  */
-function writeLongString(T, s, n) {
+export function writeLongString(T, s, n) {
   const max = 3 * n;
   const units = T.nb !== null && !looksAscii(s, n);
   // with units: 12 bytes of slack after the UTF-8 (C writes whole vectors), then the units

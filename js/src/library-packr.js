@@ -9,7 +9,8 @@
  */
 import {
   Packr, KeyNode, writeKey, writeString, writeHeader, writeRaw, writeF64, writeNumberRun,
-  E_NIL, E_FALSE, E_TRUE, E_INT, E_UINT, E_F32, E_I64, E_U64, E_ARR, E_MAP, ESC,
+  writeBlobString, writeLongString, utf8Tail, BLOB_AFTER, BLOB_MIN, SHORT_STRING,
+  E_NIL, E_FALSE, E_TRUE, E_INT, E_UINT, E_F32, E_I64, E_U64, E_STR, E_ARR, E_MAP, ESC,
 } from './encode.js';
 import { put64 } from './decode.js';
 
@@ -58,14 +59,53 @@ export class LibraryPackr extends Packr {
   }
 
   /**
+   * Write one value. Its string case is a copy of Packr#write's (the blob and long-string cases,
+   * and the short-string loop), so that Packr#write never sees these classes' instances: when
+   * this write called Packr#write for each string, its loads on `this` saw the views' receivers
+   * besides Packr's and the Encoder's, and after a process had run both (as the msgpack-benchmark
+   * and cbor suites do) they went megamorphic. The copy also makes this write too large for V8 to
+   * inline into the walk (over 460 bytes of bytecode), as Packr#write is (see there why that
+   * helps). Against the write that called Packr#write (bench/ab.js --mode=peer): in fresh
+   * processes (12), json-pack's sample-small 1.06x (CBOR 1.07x), example4 1.11x,
+   * sample-datatypes 1.02x; after every input of a full run, views included (--history=all, 8):
+   * json-pack's sample-small 1.11x (CBOR 1.05x), and Packr's own sample-small 1.09x (CBOR 1.11x),
+   * sample-medium 0.95x (a run of this kind moves by about ±15%).
    * @param {import('./encode.js').Tape} T @param {unknown} v
    * @param {number} depth the value's depth, the top value's 0
    */
   write(T, v, depth) {
     if (T.p + 8 > T.cap) T.grow(8);
     const type = typeof v;
-    if (type === 'string') super.write(T, v, depth); // (Packr's string case; no bundle here)
-    else if (type === 'number') this.writeNumber(T, /** @type {number} */ (v));
+    if (type === 'string') {
+      // Packr#write's string case, copied (no bundle here)
+      const s = /** @type {string} */ (v);
+      const n = s.length;
+      if ((T.chars += n) > BLOB_AFTER && n >= BLOB_MIN && writeBlobString(T, s, n)) return;
+      if (n >= SHORT_STRING) {
+        writeLongString(T, s, n);
+        return;
+      }
+      const charCodeAt = String.prototype.charCodeAt;
+      if (T.p + 1 + n > T.cap) T.grow(1 + n);
+      const hdr = T.p, u8 = T.u8, u32 = T.u32;
+      let w = hdr + 1, i = 0;
+      for (const n4 = n - 3; i < n4; i += 4) {
+        const c0 = charCodeAt.call(s, i), c1 = charCodeAt.call(s, i + 1);
+        const c2 = charCodeAt.call(s, i + 2), c3 = charCodeAt.call(s, i + 3);
+        if ((c0 | c1 | c2 | c3) >= 0x80) break;
+        u32[w++] = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
+      }
+      let b = w << 2;
+      for (; i < n; i++) {
+        const c = charCodeAt.call(s, i);
+        if (c >= 0x80) break;
+        u8[b++] = c;
+      }
+      if (i < n) b = utf8Tail(u8, s, i, n, b);
+      const len = b - ((hdr + 1) << 2);
+      u32[hdr] = E_STR | (len << 8);
+      T.p = hdr + 1 + ((len + 3) >> 2);
+    } else if (type === 'number') this.writeNumber(T, /** @type {number} */ (v));
     else if (type === 'object' && v !== null) this.writeObject(T, /** @type {object} */ (v), depth);
     else if (type === 'boolean') T.u32[T.p++] = v ? E_TRUE : E_FALSE;
     else if (v == null) this.writeNullish(T, v);
