@@ -878,7 +878,8 @@ export class Packr extends Unpackr {
         return;
       }
       // UTF-8 in JS, as TextEncoder does it (a lone surrogate is U+FFFD): a call into Node's
-      // utf8Write or encodeInto costs more than the whole string; at most 3n < ESC bytes
+      // utf8Write or encodeInto costs more than the whole string; at most 3n < ESC bytes.
+      // (LibraryPackr#write holds a copy of this string case, on purpose: see there. Change both.)
       const charCodeAt = String.prototype.charCodeAt;
       if (T.p + 1 + n > T.cap) T.grow(1 + n);
       const hdr = T.p, u8 = T.u8, u32 = T.u32;

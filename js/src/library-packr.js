@@ -77,7 +77,7 @@ export class LibraryPackr extends Packr {
     if (T.p + 8 > T.cap) T.grow(8);
     const type = typeof v;
     if (type === 'string') {
-      // Packr#write's string case, copied (no bundle here)
+      // Packr#write's string case, copied (no bundle here; change both)
       const s = /** @type {string} */ (v);
       const n = s.length;
       if ((T.chars += n) > BLOB_AFTER && n >= BLOB_MIN && writeBlobString(T, s, n)) return;
