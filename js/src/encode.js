@@ -1544,7 +1544,9 @@ export class KeyNode {
     this.k = k;
     this.w = w;
     this.n = n;
-    /** the key that followed this one first */
+    /** the key compared first after this one: the first that followed it, then the last one
+     * found in `more` (keyNext), so that a run of messages of one shape finds each key with one
+     * comparison whatever came before */
     /** @type {KeyNode | null} */
     this.child = null;
     /** every key that followed it, once there were two (child among them) */
@@ -1600,7 +1602,15 @@ function keyNext(T, kc, node, k) {
   const more = node.more;
   if (more !== null) {
     const found = more.get(k);
-    if (found !== undefined) return found;
+    if (found !== undefined) {
+      // the next lookup here compares it first: bench/ab.js --mode=peer against the first key
+      // kept for ever, after example4 and sample-datatypes (--history, 10): sample-small pack
+      // 1.08x (CBOR 1.05x), fluentd 1.04x, CBOR sample-medium 1.04x, the distinct-keys stream
+      // 1.01x, records of many shapes 1.00x; fresh (10 and 12): the distinct-keys stream
+      // 0.92x / 1.00x (CBOR 0.95x), records of many shapes 0.92x / 1.01x, fluentd 1.10x
+      node.child = found;
+      return found;
+    }
   }
   if (kc.full) return null;
   kc.made++;
