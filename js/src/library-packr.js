@@ -60,12 +60,13 @@ export class LibraryPackr extends Packr {
 
   /**
    * Write one value. Its string case is a copy of Packr#write's (the blob and long-string cases,
-   * and the short-string loop), so that Packr#write never sees these classes' instances: when
-   * this write called Packr#write for each string, its loads on `this` saw the views' receivers
-   * besides Packr's and the Encoder's, and after a process had run both (as the msgpack-benchmark
-   * and cbor suites do) they went megamorphic. The copy also makes this write too large for V8 to
-   * inline into the walk (over 460 bytes of bytecode), as Packr#write is (see there why that
-   * helps). Against the write that called Packr#write (bench/ab.js --mode=peer): in fresh
+   * and the short-string loop; no bundle here), where it called Packr#write for each string: a
+   * call V8 inlined here or not depending on what the process had run before. With the copy this
+   * write is too large for V8 to inline into the walk (over 460 bytes of bytecode), as
+   * Packr#write is (see there why that helps); a helper shared by the two copies was not inlined
+   * into Packr#write after a full run's history, which cost Packr 9-14%. (Packr#write's string
+   * case reads nothing of `this` without a bundle, so its receivers were never the cause.)
+   * Against the write that called Packr#write (bench/ab.js --mode=peer): in fresh
    * processes (12), json-pack's sample-small 1.06x (CBOR 1.07x), example4 1.11x,
    * sample-datatypes 1.02x; after every input of a full run, views included (--history=all, 8):
    * json-pack's sample-small 1.11x (CBOR 1.05x), and Packr's own sample-small 1.09x (CBOR 1.11x),
