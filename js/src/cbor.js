@@ -6,7 +6,7 @@
  */
 import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, freezeDecoded, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS, F_CBOR_SHARED, F_CBOR_PACKED, MARK_FIRST_LO } from './decode.js';
 import {
-  Packr, Tape, IdQueue, writeBytes, writeHeader, FLOAT32_OPTIONS,
+  Packr, Tape, IdQueue, writeBytes, writeHeader, writeString, FLOAT32_OPTIONS,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
 } from './encode.js';
 import { diagnose } from './diagnose.js';
@@ -1709,17 +1709,18 @@ export class Encoder extends Packr {
   }
 
   /**
-   * The open bundle's strings go here, and its offset points here.
+   * The open bundle's strings go here, and its offset points here. They are written as they are:
+   * never bundled again, and never as a reference to a packed or shared value. (cbor-x writes a
+   * bundle that equals a packed value as a reference to that value, which is the bundled string
+   * itself: `[{name: false}, 'name']` with pack and bundleStrings, whose only bundled string is the
+   * packed table's "name", decodes as `[{'': false}, '']` with cbor-x, and as BAD_BUNDLE here.)
    * @param {Tape} T @param {{s0: string, s1: string}} b
    */
   flushBundle(T, b) {
     if (T.p + 2 > T.cap) T.grow(2);
     T.u32[T.p++] = E_BHERE;
-    const saved = this.bundle;
-    this.bundle = null;
-    this.write(T, b.s0, 0);
-    this.write(T, b.s1, 0);
-    this.bundle = saved;
+    writeString(T, b.s0);
+    writeString(T, b.s1);
   }
 
   /**
