@@ -282,6 +282,25 @@ describe('shared packed values (sharedValues, findCommonStringsToPack)', () => {
     }
   });
 
+  test('findCommonStringsToPack with bundleStrings: the bundles\' strings are counted as cbor-x counts them, and a shared one is still written as a string', () => {
+    // cbor-x counts each message's two joined bundle strings ('' and 'abcdefghabcd' here), so
+    // they become shared values too; a bundle equal to one is then written as it is (cbor-x: a
+    // reference to itself, read back as '')
+    const ours = new Encoder({ bundleStrings: true, useRecords: false }), theirs = new cborx.Encoder({ bundleStrings: true, useRecords: false });
+    const finishOurs = ours.findCommonStringsToPack(), finishTheirs = theirs.findCommonStringsToPack();
+    const v = { a: 'abcd', b: 'efgh', c: 'abcd' };
+    for (let i = 0; i < 6; i++) expect(hex(ours.encode(v))).toBe(hex(theirs.encode(v)).replace('b90003', 'a3'));
+    finishOurs({ threshold: 4 });
+    finishTheirs({ threshold: 4 });
+    expect(ours.sharedValues).toEqual(theirs.sharedValues);
+    expect(ours.sharedValues).toContain('abcdefghabcd');
+    for (const w of [v, ['abcd', 'efgh', 'abcd', 'wxyz'], { s: 'abcdefgh', t: 'abcd' }, ['abcdef', 'ghabcd']]) {
+      const bytes = ours.encode(w);
+      expect(ours.decode(bytes)).toEqual(w);
+      expect(new cborx.Decoder({ sharedValues: ours.sharedValues, useRecords: false }).decode(bytes)).toEqual(w);
+    }
+  });
+
   test('sharedValues as map keys: objects (records off), from cbor-x and from wirepack, as cbor-x reads them', () => {
     const keys = ['name', 'text', 'id'];
     const v = [{ name: 'a', id: 1, other: { text: 't', name: 'name' } }, 'text', { x: { id: 2 } }];

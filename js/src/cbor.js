@@ -1671,7 +1671,7 @@ export class Encoder extends Packr {
       if (i === undefined && this.sharedMap !== null) {
         i = this.sharedMap.get(v);
         // (findCommonStringsToPack without pack: every string met counts)
-        if (i === undefined && this.sampling !== null && !this.packStrings) this.sampling.set(v, (this.sampling.get(v) || 0) + 1);
+        if (i === undefined && this.sampling !== null && !this.packStrings) this.countSampled(v);
       }
       if (i !== undefined) {
         if (T.p + 4 > T.cap) T.grow(4);
@@ -1719,8 +1719,23 @@ export class Encoder extends Packr {
   flushBundle(T, b) {
     if (T.p + 2 > T.cap) T.grow(2);
     T.u32[T.p++] = E_BHERE;
+    if (this.sampling !== null && !this.packStrings) {
+      // (counted all the same, as writeStrings counts a string and cbor-x these two: the shared
+      // values findCommonStringsToPack picks stay cbor-x's)
+      this.countSampled(b.s0);
+      this.countSampled(b.s1);
+    }
     writeString(T, b.s0);
     writeString(T, b.s1);
+  }
+
+  /**
+   * findCommonStringsToPack without pack: one more use of a string that is no shared value yet.
+   * @param {string} s
+   */
+  countSampled(s) {
+    const sampling = /** @type {Map<string, number>} */ (this.sampling);
+    if (this.sharedMap === null || this.sharedMap.get(s) === undefined) sampling.set(s, (sampling.get(s) || 0) + 1);
   }
 
   /**
