@@ -9,6 +9,20 @@ import { Packr, Unpackr, pack, unpack, unpackMultiple, decodeIter } from 'wirepa
 import { Encoder, Decoder, Tag, decode as cborDecode, encode as cborEncode } from 'wirepack/cbor';
 import { fromHex, concat } from './helpers/bytes.js';
 
+/**
+ * msgpackr's result for the JSON value doc, with its renaming of `__proto__` keys to `__proto_`
+ * undone: wirepack keeps them as own properties (README).
+ */
+function protoKept(doc, theirs) {
+  if (Array.isArray(doc)) return doc.map((x, i) => protoKept(x, theirs[i]));
+  if (doc === null || typeof doc !== 'object') return theirs;
+  const o = {};
+  for (const k of Object.keys(doc)) {
+    Object.defineProperty(o, k, { value: protoKept(doc[k], theirs[k === '__proto__' ? '__proto_' : k]), enumerable: true, writable: true, configurable: true });
+  }
+  return o;
+}
+
 /** Every array and plain object reachable through arrays, objects, Maps, Sets and Tags: frozen. */
 function expectDeepFrozen(v, seen = new Set()) {
   if (v === null || typeof v !== 'object' || seen.has(v)) return;
@@ -132,12 +146,14 @@ describe('MessagePack', () => {
   });
 
   test('values packed by msgpackr with records: the same values, all frozen (msgpackr freezes its arrays and records)', () => {
-    fc.assert(fc.property(fc.jsonValue({ maxDepth: 4 }), (doc) => {
+    // (a key "__proto_" next to "__proto__" is one key in msgpackr's result: left out)
+    const docs = fc.jsonValue({ maxDepth: 4 }).filter((d) => !JSON.stringify(d).includes('"__proto_"'));
+    fc.assert(fc.property(docs, (doc) => {
       const mp = new msgpackr.Packr({ structures: [], freezeData: true });
       const bytes = mp.pack(doc);
       const theirs = mp.unpack(bytes);
       const ours = new Unpackr({ structures: mp.structures, freezeData: true }).unpack(bytes);
-      expect(ours).toEqual(theirs);
+      expect(ours).toEqual(protoKept(doc, theirs));
       // (every array and object: a superset of what msgpackr froze)
       expectDeepFrozen(ours);
     }), { numRuns: 200 });
