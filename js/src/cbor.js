@@ -1711,9 +1711,10 @@ export class Encoder extends Packr {
   /**
    * The open bundle's strings go here, and its offset points here. They are written as they are:
    * never bundled again, and never as a reference to a packed or shared value. (cbor-x writes a
-   * bundle that equals a packed value as a reference to that value, which is the bundled string
-   * itself: `[{name: false}, 'name']` with pack and bundleStrings, whose only bundled string is the
-   * packed table's "name", decodes as `[{'': false}, '']` with cbor-x, and as BAD_BUNDLE here.)
+   * bundle that equals a packed or shared value as a reference to that value, which its decoder
+   * then reads as '' for every string of the bundle: `[{name: false}, 'name']` with pack and
+   * bundleStrings, whose only bundled string is the packed table's "name", comes back from cbor-x
+   * as `[{'': false}, '']`. wirepack's decoder rejects those bytes: BAD_BUNDLE.)
    * @param {Tape} T @param {{s0: string, s1: string}} b
    */
   flushBundle(T, b) {
