@@ -1721,22 +1721,24 @@ export class Encoder extends Packr {
     if (T.p + 2 > T.cap) T.grow(2);
     T.u32[T.p++] = E_BHERE;
     if (this.sampling !== null && !this.packStrings) {
-      // (counted all the same, as writeStrings counts a string and cbor-x these two: the shared
-      // values findCommonStringsToPack picks stay cbor-x's)
-      this.countSampled(b.s0);
-      this.countSampled(b.s1);
+      // (counted all the same where writeStrings would count them, as cbor-x counts these two:
+      // the shared values findCommonStringsToPack picks stay cbor-x's; sharedMap is set while
+      // sampling)
+      const shared = /** @type {Map<string, number>} */ (this.sharedMap);
+      if (shared.get(b.s0) === undefined) this.countSampled(b.s0);
+      if (shared.get(b.s1) === undefined) this.countSampled(b.s1);
     }
     writeString(T, b.s0);
     writeString(T, b.s1);
   }
 
   /**
-   * findCommonStringsToPack without pack: one more use of a string that is no shared value yet.
+   * findCommonStringsToPack without pack: one more use of a string (no shared value).
    * @param {string} s
    */
   countSampled(s) {
     const sampling = /** @type {Map<string, number>} */ (this.sampling);
-    if (this.sharedMap === null || this.sharedMap.get(s) === undefined) sampling.set(s, (sampling.get(s) || 0) + 1);
+    sampling.set(s, (sampling.get(s) || 0) + 1);
   }
 
   /**
