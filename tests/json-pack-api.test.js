@@ -9,9 +9,6 @@ import { DecodeError, decodeIter, Unpackr } from 'wirepack';
 
 const json = fc.jsonValue({ maxDepth: 4 }).filter((v) => !JSON.stringify(v).includes('"__proto__"'));
 const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-/** v with every -0 as 0: json-pack's MessagePack encoders write -0 as the integer 0, and so do these. */
-const noNegativeZero = (v) => (Object.is(v, -0) ? 0 : Array.isArray(v) ? v.map(noNegativeZero)
-  : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, noNegativeZero(x)])) : v);
 
 const formats = {
   MessagePack: { enc: [w.MsgPackEncoderFast, w.MsgPackEncoder, w.MsgPackEncoderStable, w.MessagePackEncoder], dec: [w.MsgPackDecoderFast, w.MsgPackDecoder, w.MessagePackDecoder] },
@@ -25,8 +22,9 @@ for (const [format, f] of Object.entries(formats)) {
     test('JSON values round-trip through every class, as plain Uint8Arrays', () => {
       fc.assert(
         fc.property(json, (v) => {
-          // (CBOR keeps -0, README)
-          const want = format === 'MessagePack' ? noNegativeZero(v) : v;
+          // json-pack's MessagePack encoders write -0 as the integer 0, and so do these (CBOR keeps
+          // -0, README); JSON's own round trip does the same to the value
+          const want = format === 'MessagePack' ? JSON.parse(JSON.stringify(v)) : v;
           for (const e of encoders) {
             const bytes = e.encode(v);
             expect(bytes.constructor).toBe(Uint8Array);

@@ -2,6 +2,16 @@
 // representation details that do not matter (Buffer vs Uint8Array, Map vs Map, Date objects).
 // Numbers keep their identity (-0 vs 0, NaN) via tagged forms, so toEqual cannot blur them.
 
+/** Whether the expectations of check hold (it throws nothing). */
+export function holds(check) {
+  try {
+    check();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function canon(v, opts = {}) {
   const { negZeroIsZero = false } = opts;
   const rec = (x) => {
