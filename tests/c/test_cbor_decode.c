@@ -272,6 +272,11 @@ static const acase extra_ok[] = {
      * value (elements 1 and 2 came back as null, skipped as a previous bundle's strings) */
     { "d9dff9 84 60 40 40 00", "TAG:57337 ARR:4 STRA:0 BIN #0 #6 BIN #0 #7 INT:0" },
     { "d9dff9 84 60 f6 f6 00", "TAG:57337 ARR:4 STRA:0 NIL NIL INT:0" },
+    /* two bundles in one message: the second's array of 4 carries the first one's strings (read
+     * through the first one's offset, skipped here), then its own first reference */
+    { "d9dff9 82 1a00000011 82 cf04 d9dff9 84 1a0000000d 60 6461626364 cf04 60 647778797a",
+      "TAG:57337 ARR:2 TAG:ESC #0xfffd0000 #0xffffffff ARR:3 STRA:0 STRA:4 INT:17 ARR:2 TAG:15 INT:4 "
+      "TAG:57337 ARR:4 TAG:ESC #0xfffd0000 #0xffffffff ARR:3 STRA:0 STRA:4 INT:13 NIL NIL TAG:15 INT:4", .ascii = "abcdwxyz" },
     /* cbor-x's record definitions (0xdffe): a marker before each key array of two bytes or more;
      * none before items of one byte, which cannot pay for its three words (22 of them once
      * overran the tape's bound: a fuzz finding) */
@@ -434,6 +439,12 @@ static const fcase flag_cases[] = {
     { "a2 6161 01 6162 02", O | WP_DEC_NO_INTERN, "OBJ:2 STRA:1 INT:1 STRA:1 INT:2" },
     { "bf 6161 01 6162 02 ff", O | WP_DEC_NO_INTERN, "OBJ:ESC #2 STRA:1 INT:1 STRA:1 INT:2" },
     { "a2 6161 01 6162 02", WP_DEC_NO_INTERN, "MAP:2 STRA:1 INT:1 STRA:1 INT:2" },
+    /* tag 1 over float seconds: the millisecond whose seconds they are (as cbor.js's secondsToMs),
+     * also where s * 1000 rounds to the next one (the Dates 4415317949128069 and -4479166911176097
+     * ms, written as ms / 1000) */
+    { "c1 f93e00", WP_DEC_CBOR_DATES, "DATE F:1500" },
+    { "c1 fb42901015d4eb2047", WP_DEC_CBOR_DATES, "DATE F:4415317949128069" },
+    { "c1 fbc2904b8c9c4b2063", WP_DEC_CBOR_DATES, "DATE F:-4479166911176097" },
 };
 
 static void test_flag_cases(void) {
@@ -878,6 +889,15 @@ static void test_bundle_runs(void) {
         { "d9dff9 82 04 83 01 19 6060 02", WP_ERR_BAD_BUNDLE, 10 },    /* the run would cross the strings */
         { "d9dff9 82 05 83 01 02 03 60 60", WP_OK, 0 },                /* a run before them */
         { "d9dff9 82 05 83 01 02 fa3fc00000 60 60", WP_ERR_BAD_BUNDLE, 9 },
+        /* a bundle's array of 4 (elements 1 and 2: the previous bundle's strings) */
+        { "d9dff9 84 1a00000008 60 60 01 60 60", WP_OK, 0 },             /* (none before it: any two strings) */
+        { "d9dff9 84 1a00000008 f6 f6 01 60 60", WP_ERR_BAD_BUNDLE, 9 },  /* no strings */
+        { "d9dff9 84 1a00000009 7f ff 60 01 60 60", WP_ERR_BAD_BUNDLE, 9 }, /* an indefinite one */
+        { "d9dff9 84 1a00000007 78ff 60 60", WP_ERR_TRUNCATED, 9 },        /* one past the end */
+        { "d9dff9 84 1a00000007 1c 00 60 60", WP_ERR_RESERVED_AI, 9 },      /* a malformed head */
+        /* the second bundle's element 1 is not where the first one's offset pointed */
+        { "d9dff9 82 1a00000012 82 cf04 d9dff9 84 1a0000000e f6 60 6461626364 cf04 60 647778797a", WP_ERR_BAD_BUNDLE, 21 },
+        { "d9dff9 82 1a00000011 82 cf04 d9dff9 84 1a0000000d 60 6461626364 cf04 60 647778797a", WP_OK, 0 },
     };
     static const uint32_t flag_sets[] = { 0, O, WP_DEC_TAG_F32, O | WP_DEC_TAG_F32, WP_DEC_NO_INTERN | WP_DEC_TAG_F32 };
     tu_buf b = { 0 };

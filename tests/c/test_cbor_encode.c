@@ -1150,6 +1150,54 @@ static void test_scratch(void) {
 
 /* ===================================================================== main */
 
+/* ===================================================================== cbor-x's bundled strings */
+
+/* WP_E_CBOR_BOFF writes 1a and four bytes that the next WP_E_CBOR_BHERE fills with the distance
+ * from that 1a to where BHERE stands (cbor-x's offset to a bundle's strings); with two open, BHERE
+ * fills the older one (a new bundle's offset is written before the previous bundle's strings).
+ * Only the plain encoder takes them (js/src/cbor.js writes no bundle when deterministic). */
+static void bundle_tape(tu_etape *t, int two) {
+    tu_et_tag(t, WP_E_TAG, 0xdff9); tu_et_len(t, WP_E_ARR, 2); tu_et_tag(t, WP_E_CBOR_BOFF, 0);
+    tu_et_len(t, WP_E_ARR, two ? 2 : 1);
+    tu_et_tag(t, WP_E_TAG, 15); tu_et_uint(t, 4);
+    if (two) {
+        /* the second string opens a new bundle, which carries the first one's strings */
+        tu_et_tag(t, WP_E_TAG, 0xdff9); tu_et_len(t, WP_E_ARR, 4); tu_et_tag(t, WP_E_CBOR_BOFF, 0);
+        tu_et_tag(t, WP_E_CBOR_BHERE, 0); tu_et_blob(t, WP_E_STR, "", 0); tu_et_blob(t, WP_E_STR, "abcd", 4);
+        tu_et_tag(t, WP_E_TAG, 15); tu_et_uint(t, 4);
+        tu_et_tag(t, WP_E_CBOR_BHERE, 0); tu_et_blob(t, WP_E_STR, "", 0); tu_et_blob(t, WP_E_STR, "wxyz", 4);
+    } else {
+        tu_et_tag(t, WP_E_CBOR_BHERE, 0); tu_et_blob(t, WP_E_STR, "", 0); tu_et_blob(t, WP_E_STR, "abcd", 4);
+    }
+}
+
+static void test_bundles(void) {
+    static const char *const want[2] = {
+        "d9dff9 82 1a00000008 81 cf04 60 6461626364",
+        /* (cbor-x reads it back as ["abcd", "wxyz"]: tests/cbor-bundle.test.js) */
+        "d9dff9 82 1a00000011 82 cf04 d9dff9 84 1a0000000d 60 6461626364 cf04 60 647778797a",
+    };
+    for (int two = 0; two < 2; two++) {
+        tu_case("bundle offsets (%s)", two ? "two bundles" : "one bundle");
+        tu_etape t = { 0 };
+        tu_buf w = { 0 };
+        bundle_tape(&t, two);
+        tu_buf_hex(&w, want[two]);
+        check_encode(&t, 0, &w);
+        /* a BHERE with no open BOFF writes nothing and fills nothing */
+        tu_et_tag(&t, WP_E_CBOR_BHERE, 0);
+        check_encode(&t, 0, &w);
+        /* and the decoder reads the encoder's bytes */
+        tu_dec x;
+        wp_tables tb;
+        wp_tables_reset(&tb);
+        CHECK_ERR(tu_cbor_decode(&x, &tb, w.p, w.len, 0), WP_OK);
+        tu_dec_free(&x);
+        tu_et_free(&t); tu_buf_free(&w);
+        tu_end();
+    }
+}
+
 int main(void) {
     test_heads();
     test_floats();
@@ -1160,6 +1208,7 @@ int main(void) {
     test_indefinite();
     test_output_full();
     test_scratch();
+    test_bundles();
     tu_check_str16(0);
     tu_check_keys(0);
     tu_check_str16(WP_CBOR_DETERMINISTIC);

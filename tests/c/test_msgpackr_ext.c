@@ -64,6 +64,40 @@ static uint32_t tags(const tu_dec *x, uint32_t *out, uint32_t cap) {
     return n;
 }
 
+/* A bundled string's count (after 0xc1) in every 32-bit integer form: msgpackr writes the count
+ * as the smallest integer (cc/cd for Latin strings of 128 or more, d0/d1 negative for the others,
+ * whose strings are bundle string 1); its 32-bit forms read the same. */
+static void test_bundle_counts(void) {
+    static const struct { const char *count; int32_t n; uint32_t s1, s2; } C[] = {
+        { "cc80", 128, 0, 128 }, { "cd0100", 256, 0, 256 }, { "ce00000100", 256, 0, 256 },
+        { "d080", -128, 128, 0 }, { "d1ff00", -256, 256, 0 }, { "d2ffffff00", -256, 256, 0 },
+    };
+    for (size_t i = 0; i < sizeof C / sizeof C[0]; i++) {
+        tu_case("a bundled string of %d units, count %s", C[i].n, C[i].count);
+        char *hex;
+        size_t cap;
+        FILE *f = open_memstream(&hex, &cap);
+        /* d6 62 <offset from the data to the strings>, c1 <count>, string 1 (é...), string 2 (x...) */
+        fprintf(f, "d662%08xc1%s", (unsigned)(4 + 1 + strlen(C[i].count) / 2), C[i].count);
+        uint32_t b1 = 2 * C[i].s1;
+        if (b1 == 0) fprintf(f, "a0"); else fprintf(f, "da%04x", b1);
+        for (uint32_t k = 0; k < C[i].s1; k++) fprintf(f, "c3a9");
+        if (C[i].s2 == 0) fprintf(f, "a0"); else if (C[i].s2 < 256) fprintf(f, "d9%02x", C[i].s2); else fprintf(f, "da%04x", C[i].s2);
+        for (uint32_t k = 0; k < C[i].s2; k++) fprintf(f, "78");
+        fclose(f);
+        tu_dec x;
+        CHECK_ERR(dec(&x, hex, 0), WP_OK);
+        uint32_t tg[8];
+        uint32_t n = tags(&x, tg, 8);
+        CHECK(n == 4 && tg[0] == WP_T_BUNDLE && tg[3] == WP_T_BREF, "a bundle and one reference (n=%u)", n);
+        if (n == 4) CHECK_EQ_I((int32_t)x.d.tape[3] >> 8, C[i].n);
+        CHECK(x.d.end == x.d.len, "end %u of %u", x.d.end, x.d.len);
+        tu_dec_free(&x);
+        free(hex);
+        tu_end();
+    }
+}
+
 static void test_records(void) {
     tu_case("records");
     tu_dec x;
@@ -212,6 +246,11 @@ static const struct { const char *hex; wp_err code; uint32_t offset; } BAD[] = {
     { "d66200000006c1fba3616263a0", WP_ERR_BAD_BUNDLE, 6 },
     { "d66200000006c1c3a3616263a0", WP_ERR_BAD_BUNDLE, 6 },
     { "d66200000006c1", WP_ERR_TRUNCATED, 0 },
+    /* counts cut short by the bundle's strings, and counts past them (positive: string 2) */
+    { "d66200000006c1cca0a0", WP_ERR_BAD_BUNDLE, 6 }, { "d66200000007c1cd01a0a0", WP_ERR_BAD_BUNDLE, 6 },
+    { "d66200000008c1ce0000a0a0", WP_ERR_BAD_BUNDLE, 6 }, { "d66200000006c1d0a0a0", WP_ERR_BAD_BUNDLE, 6 },
+    { "d66200000007c1d1ffa0a0", WP_ERR_BAD_BUNDLE, 6 }, { "d66200000008c1d2ffffa0a0", WP_ERR_BAD_BUNDLE, 6 },
+    { "d66200000007c1cc01a0a0", WP_ERR_BAD_BUNDLE, 6 }, { "d66200000007c1d07fa0a0", WP_ERR_BAD_BUNDLE, 6 },
     { "d66200000006c101c0a0", WP_ERR_BAD_BUNDLE, 0 },
     { "d66200000006c101a161", WP_ERR_TRUNCATED, 0 },
     { "d66200000004a0a0", WP_ERR_BAD_BUNDLE, 6 },
@@ -249,6 +288,7 @@ int main(void) {
     prefix_bit(XC.any, 0x78);
     test_records();
     test_bundles();
+    test_bundle_counts();
     test_prefix();
     test_bad();
     return tu_finish();
