@@ -151,6 +151,40 @@ describe('bundleStrings', () => {
     expect(() => decode(notStr)).toThrow(DecodeError);
   });
 
+  test('a reference (tag 14 or 15) that is no count or runs past its bundle\'s string is BAD_BUNDLE (cbor-x reads a wrong string)', () => {
+    // the bundle's strings are '' and 'abcd' (the offset, 7, counts from the 1a head)
+    const at = (ref) => fromHex(`d9dff9821a${(7 + ref.length / 2 - 2).toString(16).padStart(8, '0')}${ref}606461626364`);
+    expect(decode(at('cf04'))).toBe('abcd');
+    expect(decode(at('ce00'))).toBe('');
+    expect(decode(at('82cf02cf02'))).toEqual(['ab', 'cd']);
+    expect(cborx.decode(at('82cf02cf02'))).toEqual(['ab', 'cd']);
+    // each of these cbor-x decodes to the string in the comment, silently
+    const bad = {
+      cf05: 'abcd', // 5 of 4 characters
+      '82cf02cf03': ['ab', 'cd'], // the second takes 3 of the 2 left
+      ce01: '', // 1 of the other string's 0
+      cf20: 'abc', // -1: slice(0, -1)
+      cff93e00: 'a', // 1.5
+      cffb7ff0000000000000: 'abcd', // Infinity
+    };
+    for (const [ref, theirs] of Object.entries(bad)) {
+      expect(cborx.decode(at(ref))).toEqual(theirs);
+      let err = null;
+      try { decode(at(ref)); } catch (e) { err = e; }
+      expect(err, ref).toBeInstanceOf(DecodeError);
+      expect(err.code, ref).toBe('BAD_BUNDLE');
+      expect(() => new Decoder({ codegen: false }).decode(at(ref)), ref).toThrow(DecodeError);
+    }
+    // a second bundle in the message (an array of 4: it carries the first one's strings) starts
+    // its own count: 'abcd' from the first, then 4 of the second's 'wxyz', then a fifth
+    const two = (last) => fromHex(`d9dff9821a0000001182cf04d9dff9841a0000000d606461626364${last}60647778797a`);
+    expect(decode(two('cf04'))).toEqual(['abcd', 'wxyz']);
+    expect(cborx.decode(two('cf04'))).toEqual(['abcd', 'wxyz']);
+    expect(() => decode(two('cf05'))).toThrow(expect.objectContaining({ code: 'BAD_BUNDLE' }));
+    // and the next call is unaffected
+    expect(decode(at('cf04'))).toBe('abcd');
+  });
+
   test('the bundle tag over an array whose first element is no offset is no bundle: every element is read as a value', () => {
     // (elements 1 and 2 of a 4-element array were skipped as a previous bundle's strings even
     // then, so a value of them came back as null, and null there was BAD_BUNDLE: found by fuzzing)

@@ -813,8 +813,16 @@ export class Decoder extends Unpackr {
         case 14: case 15: {
           const st = this.st;
           if (st !== null && st.bundle !== null && typeof value === 'number') {
-            if (tag === 14) return st.bundle[0].slice(st.b0, (st.b0 += value));
-            return st.bundle[1].slice(st.b1, (st.b1 += value));
+            // the next `value` characters of the bundle's string; a count that is no
+            // non-negative integer, or runs past the string, is malformed (cbor-x reads a
+            // shorter string, or '', and moves on: a wrong string, silently)
+            const s = st.bundle[tag - 14], at = tag === 14 ? st.b0 : st.b1;
+            if (!(Number.isInteger(value) && value >= 0 && value <= s.length - at)) {
+              throw new DecodeError('BAD_BUNDLE', 0, `A bundled string reference (tag ${tag}) of ${value} characters at ${at} runs past its bundle's ${s.length}`);
+            }
+            if (tag === 14) st.b0 = at + value;
+            else st.b1 = at + value;
+            return s.slice(at, at + value);
           }
           break;
         }

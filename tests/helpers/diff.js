@@ -51,6 +51,10 @@
 //     indefinite-strings   indefinite-length strings decode (cbor-x throws)
 //     simple-values        unassigned simple values decode to Simple (cbor-x throws)
 //     bad-simple           f8 with a value below 32: DecodeError BAD_SIMPLE (cbor-x decodes it)
+//     bad-bundle           in a message with a bundle (tag 0xdff9), a bundled-string reference
+//                          (tag 14 or 15) whose count is no non-negative integer or runs past its
+//                          bundle's string: DecodeError BAD_BUNDLE, thrown by the JS (offset 0);
+//                          cbor-x slices a shorter string, or '', and reads on
 //     uninterpreted-tag    tags wirepack does not interpret give a Tag (README: unknown tags give a
 //                          Tag); cbor-x interprets 4, 5, 6, 14, 15, 27, 51, 105, 216..255,
 //                          0xdff9.., 'Shrd'... STALE since wirepack's CBOR reads records (105,
@@ -99,6 +103,7 @@ export const DOCUMENTED = {
     'indefinite-strings': 'CBOR: indefinite-length strings decode',
     'simple-values': 'CBOR: Simple(n)',
     'bad-simple': 'CBOR: BAD_SIMPLE',
+    'bad-bundle': 'CBOR: BAD_BUNDLE (a bundled-string reference, tag 14 or 15, that is no count or runs past its bundle)',
     'uninterpreted-tag': 'CBOR: unknown tags give a Tag (the set of cbor-x tags excused is stale: see the header)',
     'tag-content': 'CBOR: tags table (a tag with content of another type stays a Tag)',
     'utf8-replacement': 'Strings with invalid UTF-8',
@@ -998,6 +1003,9 @@ export function justifyOurError(format, input, err, peerValue) {
   // the outermost item the input cuts, which may begin before the tag)
   const tags = walkCbor(input).tags;
   const contentAt = (t) => tagContentAt(input, t);
+  // (the JS checks the references: offset 0, so only whether the message has both tags)
+  if (err.code === 'BAD_BUNDLE' && err.offset === 0 && tags.some((t) => t.tag === 0xdff9) &&
+    tags.some((t) => t.tag === 14 || t.tag === 15)) return 'bad-bundle';
   const upTo = tags.filter((t) => t.off <= at || err.code === 'TRUNCATED');
   if (recordContentMisread(input, upTo) || recordLengthMismatch(input, upTo)) return 'record-inline-peer';
   // a tag cbor-x took for a defined record by its low 13 bits (it then read other items)
