@@ -1123,7 +1123,7 @@ export class Decoder extends Unpackr {
  * @property {boolean} [useSelfDescribedHeader] start every encoding with the self-describe tag
  *   55799 (d9 d9f7), as cbor-x's option of that name
  * @property {boolean} [indefiniteLengths] write arrays and maps with indefinite lengths (9f/bf
- *   ... ff); ignored with `deterministic`, which requires definite lengths
+ *   ... ff); ignored with `deterministic`, which requires definite lengths; turns bundleStrings off
  * @property {boolean} [tagUint8Array] tag Uint8Arrays with 64 (default true, as cbor-x; Buffers
  *   are always plain byte strings)
  * @property {boolean} [useTag259ForMaps] wrap Maps in tag 259 (default true; with records, only
@@ -1158,7 +1158,7 @@ export class Decoder extends Unpackr {
  *   must be given too (findCommonStringsToPack makes them)
  * @property {boolean} [bundleStrings] cbor-x's bundled strings: strings of 4 to 1023 characters
  *   are written as their length (tags 14/15) and joined into two strings at the end (tag 0xdff9
- *   holds where); both sides must support it (not with deterministic)
+ *   holds where); both sides must support it (off with deterministic and with indefiniteLengths)
  * @property {number} [maxDepth] maximum nesting (default 1000)
  */
 
@@ -1304,8 +1304,10 @@ export class Encoder extends Packr {
     this.packTable = null;
     /** string -> index in it, once the table is written @type {Map<string, number> | null} */
     this.packMap = null;
-    /** cbor-x's bundleStrings (not with deterministic, which moves bytes) */
-    this.cborBundles = o.bundleStrings === true && !this.deterministic;
+    /** cbor-x's bundleStrings: not with deterministic, which moves bytes, nor with
+     * indefiniteLengths, which made the bundle's own array [offset, value] indefinite, and that
+     * neither decoder reads (cbor-x reads it by its length) */
+    this.cborBundles = o.bundleStrings === true && !this.deterministic && !this.indefiniteLengths;
     /** the bundle of the call in progress @type {{s0: string, s1: string, size: number, open: boolean} | null} */
     this.bundle = null;
     // an own property on every Encoder, so that they all keep one hidden class (see the option slots in Unpackr's constructor)
