@@ -145,6 +145,51 @@ describe('decoding packed CBOR', () => {
     expect(cborx.decode(arr)).toEqual([1, 2, 3, 4]);
   });
 
+  test('two- and four-byte prefix and suffix tags, and what cannot be joined: BAD_REFERENCE (cbor-x makes something of it)', () => {
+    const enc = (x) => hex(new cborx.Encoder({ useRecords: false }).encode(x));
+    const table = (prefixes, suffixes, rump) => fromHex('d83384' + enc(['v0']) + prefixes + suffixes + rump);
+    const pre = enc(Array.from({ length: 40 }, (_, i) => `p${i}-`)), suf = enc(Array.from({ length: 12 }, (_, i) => `-s${i}`));
+    // tags 225-255 and 28704-32767: prefixes 1-31 and 32-4095; 216-223 and 27647-28671: suffixes 0-7 and 8-1032
+    for (const [rump, want] of [['d8ff6178', 'p31-x'], ['d970206178', 'p32-x'], ['d970276178', 'p39-x'], ['d8df6178', 'x-s7'],
+      ['d96bff6178', 'x-s8'], ['d96c026178', 'x-s11']]) {
+      expect(decode(table(pre, suf, rump)), rump).toBe(want);
+      expect(cborx.decode(table(pre, suf, rump)), rump).toBe(want);
+    }
+    // the 4-byte ones: prefix 4096 (tag 1879052288) and suffix 1024 (tag 1811940352)
+    const big = (n, s) => enc(Array.from({ length: n }, (_, i) => (i === n - 1 ? s : '')));
+    expect(decode(table(big(4097, 'P-'), '80', 'da700010006178'))).toBe('P-x');
+    expect(decode(table('80', big(1025, '-S'), 'da6c0004006178'))).toBe('x-S');
+    expect(cborx.decode(table(big(4097, 'P-'), '80', 'da700010006178'))).toBe('P-x');
+    // maps as objects join; byte strings are joined (cbor-x makes an object of their indices)
+    const obj = table(enc([null, { a: 1 }]), '80', 'd8e1a1616202'); // (tag 225 is prefix 1)
+    expect(decode(obj)).toEqual({ a: 1, b: 2 });
+    expect(cborx.decode(obj)).toEqual({ a: 1, b: 2 });
+    const bytes = table('82f6420102', '80', 'd8e1420304'); // prefixes [null, h'0102']
+    expect([...decode(bytes)]).toEqual([1, 2, 3, 4]);
+    expect(cborx.decode(bytes)).toEqual({ 0: 3, 1: 4 });
+    // no such prefix or suffix, a table that is no array, or kinds that do not join: each of these
+    // cbor-x decodes to what the comment says (or throws a TypeError), wirepack throws BAD_REFERENCE
+    const bad = [
+      [table(pre, suf, 'd970606178'), { 0: 'x' }], // prefix 64 of 40
+      [table(pre, suf, 'd96c106178'), 'xundefined'], // suffix 17 of 12
+      [table(pre, suf, 'd8e18101'), 'p1-1'], // a string prefix, an array rump
+      [table(pre, suf, 'd8e1a1616101'), 'p1-[object Object]'],
+      [table('f6', suf, 'd8e16178'), TypeError], // prefixes: null
+      [table(pre, 'f7', 'd8d86178'), TypeError],
+      [table(enc([null, [1]]), '80', 'd8e16178'), [1, 'x']], // an array prefix, a string rump
+    ];
+    for (const [b, theirs] of bad) {
+      if (theirs === TypeError) expect(() => cborx.decode(b)).toThrow(TypeError);
+      else expect(cborx.decode(b)).toEqual(theirs);
+      let err = null;
+      try { decode(b); } catch (e) { err = e; }
+      expect(err, hex(b)).toBeInstanceOf(DecodeError);
+      expect(err.code).toBe('BAD_REFERENCE');
+    }
+    // (and the next call works)
+    expect(decode(table(pre, suf, 'd8e16178'))).toBe('p1-x');
+  });
+
   test('the table may be used before the rump by the prefixes/suffixes themselves, and nests', () => {
     // outer table ["outer"], inner table ["inner"] shadows index 0 inside
     const bytes = fromHex('d83384' + '81656f75746572' + '80' + '80' + '82e0' + 'd83384' + '8165696e6e6572' + '80' + '80' + 'e0');
@@ -157,9 +202,21 @@ describe('decoding packed CBOR', () => {
     expect(() => cborx.decode(fromHex('e0'))).toThrow();
     expect(decode(fromHex('c600'))).toEqual(new Tag(0, 6));
     expect(cborx.decode(fromHex('c600'))).toEqual(new cborx.Tag(0, 6));
-    // an index past the table is undefined (as cbor-x) for tag 6, a Simple for simple values
+    // an index past the table: a Simple for simple values (unassigned ones decode to Simple);
+    // for tag 6, which can only be a reference, BAD_REFERENCE (cbor-x gives undefined, losing
+    // the value silently; as a map key it was BAD_REFERENCE already)
     const t = 'd83384' + '8164' + '61616161' + '80' + '80';
-    expect(decode(fromHex(t + '82c605e5'))).toEqual([undefined, new Simple(5)]);
+    expect(decode(fromHex(t + '82e0e5'))).toEqual(['aaaa', new Simple(5)]);
+    expect(cborx.decode(fromHex(t + '82c605e0'))).toEqual([undefined, 'aaaa']);
+    for (const ref of ['c605', 'c601', 'c620', 'c61864']) {
+      expect(() => decode(fromHex(t + '82' + ref + 'e0')), ref).toThrow(expect.objectContaining({ name: 'DecodeError', code: 'BAD_REFERENCE' }));
+    }
+    // (tag 6(0) is entry 16, the first after the 16 that simple values 0-15 name)
+    let t17 = 'd83384' + '91';
+    for (let i = 0; i < 17; i++) t17 += '62' + hex(new TextEncoder().encode(`v${String.fromCharCode(97 + i)}`));
+    t17 += '8080';
+    expect(decode(fromHex(t17 + '82c600ef'))).toEqual(['vq', 'vp']);
+    expect(() => decode(fromHex(t17 + '81c620'))).toThrow(expect.objectContaining({ code: 'BAD_REFERENCE' })); // entry 17
   });
 
   test('malformed tables are errors', () => {

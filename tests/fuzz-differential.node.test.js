@@ -514,6 +514,8 @@ const KNOWN = [
   ['cbor', 'f814', 'wirepack error, peer value', 'bad-simple'],
   // a bundled-string reference of 5 characters where the bundle's string has 4: cbor-x 'abcd'
   ['cbor', 'd9dff9821a00000007cf05606461626364', 'wirepack error, peer value', 'bad-bundle'],
+  // packed CBOR: a prefix (tag 225: prefix 1) the table does not have; cbor-x {0: 'x'}
+  ['cbor', 'd83384816276308080d8e16178', 'wirepack error, peer value', 'bad-packed-reference'],
   ['cbor', 'd81cce81d81d00', 'agree'], // 28(14([29(0)])): a Tag that contains itself, as cbor-x
   ['cbor', 'd81cd904d2d81d00', 'agree'], // 28(1234(29(0))): a Tag that is its own value
   ['cbor', '84d81cb90001617300d81dd901030003a101d80000', 'wirepack error, peer value', 'tag-content'], // 29(259(0)): found by seed 101

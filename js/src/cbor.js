@@ -291,10 +291,58 @@ function mapDecoded(self, v) {
  * Packed CBOR affixes (cbor-x's combine).
  * @param {any} a @param {any} b
  */
+/**
+ * A packed item's prefix or suffix joined to its rump (tags 216-255, 27647-32767 and the 4-byte
+ * ones): strings, byte strings, arrays and maps (objects, or Maps), each with one of its own kind,
+ * as cbor-x's combine joins the strings, arrays and objects it can. Anything else is malformed:
+ * cbor-x joins a string to an array's or an object's text ('p1-[object Object]'), a prefix it
+ * does not have makes an object of a string's characters, and two byte strings an object of
+ * their indices.
+ * @param {unknown} a @param {unknown} b
+ * @returns {unknown}
+ */
 function combine(a, b) {
-  if (typeof a === 'string') return a + b;
-  if (Array.isArray(a)) return a.concat(b);
-  return Object.assign({}, a, b);
+  if (typeof a === 'string') {
+    if (typeof b === 'string') return a + b;
+  } else if (Array.isArray(a)) {
+    if (Array.isArray(b)) return a.concat(b);
+  } else if (a instanceof Uint8Array) {
+    if (b instanceof Uint8Array) {
+      if (NodeBuffer !== undefined && NodeBuffer.isBuffer(a)) return NodeBuffer.concat([a, b]);
+      const r = new Uint8Array(a.length + b.length);
+      r.set(a);
+      r.set(b, a.length);
+      return r;
+    }
+  } else if (a instanceof Map) {
+    if (b instanceof Map) return new Map([...a, ...b]);
+  } else if (isPlainObject(a) && isPlainObject(b)) {
+    return Object.assign({}, a, b);
+  }
+  throw new DecodeError('BAD_REFERENCE', 0, `A packed prefix or suffix and its rump that cannot be joined (${kindOf(a)} and ${kindOf(b)})`);
+}
+
+/** @param {unknown} o */
+function isPlainObject(o) {
+  return typeof o === 'object' && o !== null && Object.getPrototypeOf(o) === Object.prototype;
+}
+
+/** @param {unknown} v */
+function kindOf(v) {
+  return v === NO_AFFIX ? 'no such prefix or suffix' : v === null ? 'null' : Array.isArray(v) ? 'an array' : v instanceof Uint8Array ? 'bytes'
+    : v instanceof Map ? 'a Map' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/** What affix() gives for an index its table does not have. */
+const NO_AFFIX = Symbol('no affix');
+
+/**
+ * Entry i of a packed item's prefixes or suffixes (element 1 or 2 of its table), NO_AFFIX when
+ * the table is no array (it may be anything: null, a number) or has no entry i.
+ * @param {unknown} list @param {number} i
+ */
+function affix(list, i) {
+  return Array.isArray(list) && i < list.length ? list[i] : NO_AFFIX;
 }
 
 /** Objects of one record in one call after which its builder is generated whatever other calls did. */
@@ -871,12 +919,12 @@ export class Decoder extends Unpackr {
           }
           if (tag >= 216 && this.st !== null && this.st.packed) {
             const p = this.st.packed;
-            if (tag >= 225 && tag <= 255) return combine(p.prefixes[tag - 224], value);
-            if (tag >= 28704 && tag <= 32767) return combine(p.prefixes[tag - 28672], value);
-            if (tag >= 1879052288 && tag <= 2147483647) return combine(p.prefixes[tag - 1879048192], value);
-            if (tag <= 223) return combine(value, p.suffixes[tag - 216]);
-            if (tag >= 27647 && tag <= 28671) return combine(value, p.suffixes[tag - 27639]);
-            if (tag >= 1811940352 && tag <= 1879048191) return combine(value, p.suffixes[tag - 1811939328]);
+            if (tag >= 225 && tag <= 255) return combine(affix(p.prefixes, tag - 224), value);
+            if (tag >= 28704 && tag <= 32767) return combine(affix(p.prefixes, tag - 28672), value);
+            if (tag >= 1879052288 && tag <= 2147483647) return combine(affix(p.prefixes, tag - 1879048192), value);
+            if (tag <= 223) return combine(value, affix(p.suffixes, tag - 216));
+            if (tag >= 27647 && tag <= 28671) return combine(value, affix(p.suffixes, tag - 27639));
+            if (tag >= 1811940352 && tag <= 1879048191) return combine(value, affix(p.suffixes, tag - 1811939328));
           }
       }
     }
@@ -1058,7 +1106,12 @@ export class Decoder extends Unpackr {
       p = this.state().packed;
     }
     if (!p) return new Tag(data, PACKED_REF);
-    if (typeof data === 'number') return p[16 + (data >= 0 ? 2 * data : -2 * data - 1)];
+    if (typeof data === 'number') {
+      const i = 16 + (data >= 0 ? 2 * data : -2 * data - 1);
+      // (cbor-x gives undefined for a reference past its table: a value lost silently)
+      if (i < p.length) return p[i];
+      throw new DecodeError('BAD_REFERENCE', 0, `A packed reference (tag 6) to value ${i} of a table of ${p.length}`);
+    }
     throw new DecodeError('BAD_RECORD', 0, 'No support for non-integer packed references yet');
   }
 

@@ -55,6 +55,11 @@
 //                          (tag 14 or 15) whose count is no non-negative integer or runs past its
 //                          bundle's string: DecodeError BAD_BUNDLE, thrown by the JS (offset 0);
 //                          cbor-x slices a shorter string, or '', and reads on
+//     bad-packed-reference in packed CBOR (tag 51), a reference (tag 6) past the table, or a prefix
+//                          or suffix (tags 216-255, 27647-32767, 4-byte ones) the table does not
+//                          have or that does not join its rump (not both strings, byte strings,
+//                          arrays or maps): DecodeError BAD_REFERENCE, thrown by the JS (offset
+//                          0); cbor-x gives undefined, 'xundefined', 'p1-[object Object]'...
 //     uninterpreted-tag    tags wirepack does not interpret give a Tag (README: unknown tags give a
 //                          Tag); cbor-x interprets 4, 5, 6, 14, 15, 27, 51, 105, 216..255,
 //                          0xdff9.., 'Shrd'... STALE since wirepack's CBOR reads records (105,
@@ -104,6 +109,7 @@ export const DOCUMENTED = {
     'simple-values': 'CBOR: Simple(n)',
     'bad-simple': 'CBOR: BAD_SIMPLE',
     'bad-bundle': 'CBOR: BAD_BUNDLE (a bundled-string reference, tag 14 or 15, that is no count or runs past its bundle)',
+    'bad-packed-reference': 'Errors: BAD_REFERENCE (packed CBOR: a reference past the table, a prefix or suffix it does not have or that does not join its rump)',
     'uninterpreted-tag': 'CBOR: unknown tags give a Tag (the set of cbor-x tags excused is stale: see the header)',
     'tag-content': 'CBOR: tags table (a tag with content of another type stays a Tag)',
     'utf8-replacement': 'Strings with invalid UTF-8',
@@ -1006,6 +1012,9 @@ export function justifyOurError(format, input, err, peerValue) {
   // (the JS checks the references: offset 0, so only whether the message has both tags)
   if (err.code === 'BAD_BUNDLE' && err.offset === 0 && tags.some((t) => t.tag === 0xdff9) &&
     tags.some((t) => t.tag === 14 || t.tag === 15)) return 'bad-bundle';
+  if (err.code === 'BAD_REFERENCE' && err.offset === 0 && tags.some((t) => t.tag === 51) && tags.some((t) => isPackedReferenceTag(t.tag))) {
+    return 'bad-packed-reference';
+  }
   const upTo = tags.filter((t) => t.off <= at || err.code === 'TRUNCATED');
   if (recordContentMisread(input, upTo) || recordLengthMismatch(input, upTo)) return 'record-inline-peer';
   // a tag cbor-x took for a defined record by its low 13 bits (it then read other items)
@@ -1038,6 +1047,16 @@ export function justifyOurError(format, input, err, peerValue) {
     if (tags.some((t) => t.tag === 28 && !isContainerAt(contentAt(t)))) return 'bad-reference-cycle';
   }
   return null;
+}
+
+/**
+ * A tag that refers into a packed table: 6, or a prefix or suffix (cbor-x's numbering).
+ * @param {number | bigint} tag
+ */
+function isPackedReferenceTag(tag) {
+  if (typeof tag !== 'number') return false;
+  return tag === 6 || (tag >= 216 && tag <= 255) || (tag >= 27647 && tag <= 32767) ||
+    (tag >= 1811940352 && tag <= 2147483647);
 }
 
 /**
