@@ -1,7 +1,9 @@
 // Prototype safety: '__proto__', 'constructor' and 'prototype' keys are plain own data properties,
 // never setters into the prototype chain, on the first decode and on later (cached-shape) decodes.
 import { describe, test, expect, afterEach } from 'vitest';
-import { pack, unpack, Unpackr } from 'wirepack';
+import { pack, unpack, Unpackr, Packr } from 'wirepack';
+import { Encoder as CborEncoder, Decoder as CborDecoder, decode as cborDecode } from 'wirepack/cbor';
+import { encode as mmEncode, decode as mmDecode } from 'wirepack/msgpack';
 import { hex, fromHex, utf8 } from './helpers/bytes.js';
 
 const str = (s) => {
@@ -240,5 +242,50 @@ describe.each([true, false])('first and later objects of a new shape alike (code
       }
       if (round === 0) expect(r[0]).not.toBe(r[1]);
     }
+  });
+});
+
+// Paths that build objects their own way, each with its own guard (JS coverage of December 2026
+// found none of these guards run by any test).
+describe('__proto__ keys on the rarer paths', () => {
+  const evil = () => JSON.parse('{"__proto__": {"polluted": true}, "a": 1}');
+  const check = (o) => {
+    expect(Object.keys(o)).toEqual(['__proto__', 'a']);
+    expectOwnData(o, '__proto__', isPolluted);
+    expect(o.polluted).toBe(undefined);
+  };
+
+  test('CBOR records that are shareable values (structuredClone with records: a placeholder filled after)', () => {
+    const x = evil(), y = evil();
+    x.self = x;
+    y.self = y;
+    const bytes = new CborEncoder({ structuredClone: true, useRecords: true }).encode([x, y, x, y]);
+    expect(hex(bytes)).toContain('d81cd9dfff'); // 28(0xdfff(...)): a record defined inside a shareable
+    expect(hex(bytes)).toContain('d81cd9e000'); // 28(0xe000(...)): and one used inside another
+    for (const d of [new CborDecoder({ structuredClone: true, useRecords: true }).decode(bytes), cborDecode(bytes)]) {
+      for (const o of d) {
+        expect(Object.keys(o)).toEqual(['__proto__', 'a', 'self']);
+        expectOwnData(o, '__proto__', isPolluted);
+        expect(o.self).toBe(o);
+      }
+      expect([d[2], d[3]]).toEqual([d[0], d[1]]);
+      expect(d[2]).toBe(d[0]);
+    }
+  });
+
+  test('CBOR records defined where they appear, first and later uses', () => {
+    const bytes = new CborEncoder({ useRecords: true }).encode([evil(), evil(), evil()]);
+    for (const codegen of [true, false]) {
+      for (const o of new CborDecoder({ useRecords: true, codegen }).decode(bytes)) check(o);
+    }
+  });
+
+  test('MessagePack array keys joined into a property name (allowArraysInMapKeys)', () => {
+    const bytes = new Packr({ useRecords: false }).pack(new Map([[['__proto__'], { polluted: true }], ['a', 1]]));
+    check(new Unpackr({ useRecords: false, allowArraysInMapKeys: true, mapsAsObjects: true }).unpack(bytes));
+  });
+
+  test("wirepack/msgpack's mapKeyConverter", () => {
+    check(mmDecode(mmEncode(evil()), { mapKeyConverter: (k) => String(k) }));
   });
 });
