@@ -285,6 +285,19 @@ describe('__proto__ keys on the rarer paths', () => {
     check(new Unpackr({ useRecords: false, allowArraysInMapKeys: true, mapsAsObjects: true }).unpack(bytes));
   });
 
+  test('a MessagePack object that refers to itself (structuredClone: its placeholder filled after)', () => {
+    const x = evil();
+    x.self = x;
+    for (const useRecords of [true, false]) {
+      const bytes = new Packr({ structuredClone: true, useRecords }).pack(x);
+      expect(hex(bytes).slice(0, 12)).toBe('d66900000001'); // (the id that the pointer at the end refers to)
+      const d = new Unpackr({ structuredClone: true, useRecords, mapsAsObjects: true }).unpack(bytes);
+      expect(Object.keys(d)).toEqual(['__proto__', 'a', 'self']);
+      expectOwnData(d, '__proto__', isPolluted);
+      expect(d.self).toBe(d);
+    }
+  });
+
   test("wirepack/msgpack's mapKeyConverter", () => {
     check(mmDecode(mmEncode(evil()), { mapKeyConverter: (k) => String(k) }));
   });
