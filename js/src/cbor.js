@@ -288,10 +288,6 @@ function mapDecoded(self, v) {
 }
 
 /**
- * Packed CBOR affixes (cbor-x's combine).
- * @param {any} a @param {any} b
- */
-/**
  * A packed item's prefix or suffix joined to its rump (tags 216-255, 27647-32767 and the 4-byte
  * ones): strings, byte strings, arrays and maps (objects, or Maps), each with one of its own kind,
  * as cbor-x's combine joins the strings, arrays and objects it can. Anything else is malformed:
@@ -866,7 +862,7 @@ export class Decoder extends Unpackr {
             // shorter string, or '', and moves on: a wrong string, silently)
             const s = st.bundle[tag - 14], at = tag === 14 ? st.b0 : st.b1;
             if (!(Number.isInteger(value) && value >= 0 && value <= s.length - at)) {
-              throw new DecodeError('BAD_BUNDLE', 0, `A bundled string reference (tag ${tag}) of ${value} characters at ${at} runs past its bundle's ${s.length}`);
+              throw new DecodeError('BAD_BUNDLE', 0, `A bundled string reference (tag ${tag}) to ${value} characters from character ${at} of its bundle's ${s.length}`);
             }
             if (tag === 14) st.b0 = at + value;
             else st.b1 = at + value;
