@@ -166,6 +166,8 @@ describe('bundleStrings', () => {
       cf20: 'abc', // -1: slice(0, -1)
       cff93e00: 'a', // 1.5
       cffb7ff0000000000000: 'abcd', // Infinity
+      cf40: '', // no count at all (an empty byte string): cbor-x adds it to its position as text,
+      cff7: '', // and undefined; every later string of the bundle then comes out wrong
     };
     for (const [ref, theirs] of Object.entries(bad)) {
       expect(cborx.decode(at(ref))).toEqual(theirs);

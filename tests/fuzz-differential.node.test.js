@@ -11,7 +11,10 @@
 //                wirepack new Decoder({ useRecords: false }) vs cbor-x the same
 // Both read msgpackr's extensions (records, bundled strings, Set, Error, RegExp, typed arrays,
 // BigInt, structured clone); the corpus has messages msgpackr wrote with them
-// (tests/fuzz/msgpackr-ext-seeds.mjs).
+// (tests/fuzz/msgpackr-ext-seeds.mjs). The CBOR corpus has cbor-x's extension modes too
+// (records, bundled strings, packed CBOR with prefixes and suffixes), since December 2026: its
+// first runs with them found wirepack returning wrong strings for malformed bundle references and
+// packed prefixes, and two cbor-x quirks (diff.js: bundle-content-peer, bundle-strings-peer).
 // Where the peer decodes a value, wirepack must return the same value up to the differences
 // README.md documents (tests/helpers/diff.js names each one and checks it against the bytes);
 // where it does not, wirepack throws DecodeError (or returns a value only for a documented
@@ -33,7 +36,7 @@ import * as cborx from 'cbor-x';
 import * as cborxJs from 'cbor-x/index-no-eval';
 import { pack, unpack, Unpackr, DecodeError } from 'wirepack';
 import { encode as cborEncode, decode as cborDecode, Decoder, Encoder as CborEncoder, Tag } from 'wirepack/cbor';
-import { rng, fromHex } from './helpers/bytes.js';
+import { rng, fromHex, concat } from './helpers/bytes.js';
 import { msgpackrExtSeeds } from './fuzz/msgpackr-ext-seeds.mjs';
 import { mutate, compareValues, justifyOurError, justifyPeerError, strictDiff, hexOf, show, DOCUMENTED, PEER_LIMITS } from './helpers/diff.js';
 
@@ -187,7 +190,23 @@ function cborCorpus() {
     'a3f4f5f6f7f7f6', 'a1c24101f5', 'a18102f5', 'a1a0f5', 'a1400161', 'a26161016161f5',
     '1b0000000100000000', '3bffffffffffffffff', '5b000000000000000161', '7b00000000000000016162', '9b000000000000000101',
     'bb000000000000000101f5',
+    // cbor-x's bundled strings: one bundle, and two in one message (the second carries the
+    // first one's strings)
+    'd9dff9821a0000001182cf04d9dff9841a0000000d606461626364cf0460647778797a',
   ]) out.push(fromHex(h));
+  // packed CBOR with every kind of reference: simple values, tag 6, and prefixes and suffixes of
+  // one and two bytes (tags 225, 28704, 216, 27647), over strings, arrays and maps
+  const list = (n, f) => Array.from({ length: n }, (_, i) => f(i));
+  out.push(concat(fromHex('d83384'), cx.encode(list(18, (i) => `v${i}`)), cx.encode(list(33, (i) => (i === 2 ? [i] : i === 3 ? { p: i } : `p${i}-`))),
+    cx.encode(list(9, (i) => `-s${i}`)), fromHex('88e0e1c600c620d8e16178d8d86179d970206178d96bff6178')));
+  // written by cbor-x in its extension modes (records, bundled strings, packed CBOR): what its
+  // decoder reads at all is what the comparison can check there
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'épsilon', 'alpha', 'beta', 'zz'];
+  const modeDoc = { name: 'alpha', list: words, nested: [{ name: 'beta', n: 1 }, { name: 'gamma', n: 2 }], text: 'a longer string of text' };
+  for (const opts of [{ bundleStrings: true }, { bundleStrings: true, useRecords: false }, { pack: true }, { pack: true, useRecords: false },
+    { pack: true, bundleStrings: true }, { useRecords: true }]) {
+    out.push(new cborx.Encoder(opts).encode(modeDoc), new cborx.Encoder(opts).encode(words));
+  }
   return out;
 }
 
@@ -514,6 +533,17 @@ const KNOWN = [
   ['cbor', 'f814', 'wirepack error, peer value', 'bad-simple'],
   // a bundled-string reference of 5 characters where the bundle's string has 4: cbor-x 'abcd'
   ['cbor', 'd9dff9821a00000007cf05606461626364', 'wirepack error, peer value', 'bad-bundle'],
+  // a reference that is no count (tag 15 over an empty byte string): cbor-x '' and every later
+  // string of the bundle wrong
+  ['cbor', 'd9dff9821a00000007cf40606461626364', 'wirepack error, peer value', 'bad-bundle'],
+  // cbor-x reads a bundle from an empty array (its offset is the next item): 'abcd'
+  ['cbor', 'd9dff9801a00000007cf04606461626364', 'wirepack error, peer value', 'bundle-content-peer'],
+  // a bundle's second string has a reserved head (1c), which cbor-x reads as a length: 'alpha'
+  ['cbor', 'd9dff9821a00000016cf05cf04cf05cf05ce07cf05cf04627a7a68c37073696c6f6e781c616c7068616265746167616d6d6164656c7461616c70686162657461',
+    'wirepack error, peer value', 'bundle-strings-peer'],
+  // a simple value past a packed table's values, inside a bundle: Simple(16), cbor-x "Unknown token 16"
+  ['cbor', 'd8338482d9dff9821a00000019cf05cf04808088f0e1cf05cf05ce07e0e1627a7a68c3a97073696c6f6e73616c7068616265746167616d6d6164656c7461',
+    'peer error, wirepack value', 'simple-values'],
   // packed CBOR: a prefix (tag 225: prefix 1) the table does not have; cbor-x {0: 'x'}
   ['cbor', 'd83384816276308080d8e16178', 'wirepack error, peer value', 'bad-packed-reference'],
   ['cbor', 'd81cce81d81d00', 'agree'], // 28(14([29(0)])): a Tag that contains itself, as cbor-x

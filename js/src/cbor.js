@@ -856,13 +856,14 @@ export class Decoder extends Unpackr {
         case PACKED_REF: return this.packedRef(value);
         case 14: case 15: {
           const st = this.st;
-          if (st !== null && st.bundle !== null && typeof value === 'number') {
-            // the next `value` characters of the bundle's string; a count that is no
-            // non-negative integer, or runs past the string, is malformed (cbor-x reads a
-            // shorter string, or '', and moves on: a wrong string, silently)
+          if (st !== null && st.bundle !== null) {
+            // inside a bundle: the next `value` characters of the bundle's string. A count that is
+            // no non-negative integer (or no number: cbor-x then adds it to its position, and
+            // every later string of the bundle comes out wrong), or that runs past the string, is
+            // malformed (cbor-x reads a shorter string, or '', and moves on: a wrong string, silently)
             const s = st.bundle[tag - 14], at = tag === 14 ? st.b0 : st.b1;
-            if (!(Number.isInteger(value) && value >= 0 && value <= s.length - at)) {
-              throw new DecodeError('BAD_BUNDLE', 0, `A bundled string reference (tag ${tag}) to ${value} characters from character ${at} of its bundle's ${s.length}`);
+            if (!(typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= s.length - at)) {
+              throw new DecodeError('BAD_BUNDLE', 0, `A bundled string reference (tag ${tag}) to ${typeof value === 'number' ? value : `a ${typeof value}, not a count of`} characters from character ${at} of its bundle's ${s.length}`);
             }
             if (tag === 14) st.b0 = at + value;
             else st.b1 = at + value;

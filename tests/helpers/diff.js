@@ -79,7 +79,7 @@
 // Peer limits and bugs (PEER_LIMITS): timestamp-96-peer, error-name-peer, bigint-empty-peer, clone-cycle-peer,
 // bundle-overread-peer, bundle-sequence-peer (unmutated sequences only),
 // big-tag-number, tag1-bigint, self-describe-undefined, cbor-extract-scan, record-inline-peer,
-// record-id-alias-peer.
+// record-id-alias-peer, bundle-content-peer, bundle-strings-peer.
 import { ExtData, DecodeError, unpackMultiple } from 'wirepack';
 import { Tag, Simple } from 'wirepack/cbor';
 
@@ -136,6 +136,8 @@ export const PEER_LIMITS = {
   'self-describe-undefined': 'cbor-x decodes 55799(undefined) (d9d9f7 f7) to a Tag, not undefined',
   'cbor-extract-scan': "cbor-x's native string extractor gives up on well-formed input (an 8-byte string length ahead); compared with cbor-x without it",
   'record-inline-peer': "cbor-x reads the content of a record tag (0xdffe, 0xdfff: records defined where they appear; 0xe000 and up: records used) by the argument of its head whatever its major type (a uint's or a map's head: an array's length), reads a definition's id and keys even past the end of an array of fewer than two, and takes any value as the keys; once it has compiled a record's reader (after a few uses), it reads a use by the record's key count, not the array's length; wirepack reads the item that is there (a Tag when it is no array, or too short; BAD_RECORD when the keys are no array; the array's values, extra ones under the key 'undefined', as cbor-x's first uses do)",
+  'bundle-content-peer': "cbor-x reads the content of a bundle tag (0xdff9) as an array by its head's argument whatever its major type, and its offset from the next item even when the array has none or one element, and so reads items that follow as the bundle's; wirepack reads such content as no bundle (it is the tag's value)",
+  'bundle-strings-peer': "cbor-x reads a bundle's two strings by their heads' arguments whatever their major types (a reserved head, a number, a length past the end); wirepack rejects the bundle at them",
   'record-id-alias-peer': "cbor-x takes any tag from 0xdff9 up, also one of a 4-byte head, as the record whose id has the same low 13 bits (tag & 0x1fff) when one is defined: 0xdfff (an inline definition) once id 0xffff is defined, 0xf6d9e002 as id 0xe002; wirepack reads records for tags 0xe000-0xffff only (a larger tag is a Tag, 0xdfff always a definition)",
 };
 
@@ -251,6 +253,7 @@ export function mutate(src, rand, format, donors) {
  * @typedef {object} Walk
  * @property {boolean} ok the whole input is one well-formed item
  * @property {number} stop offset where the walk stopped (the end, or the failing item)
+ * @property {boolean} [complete] CBOR: the first item is whole (bytes may follow it)
  * @property {{ off: number, len: number }[]} strings text payloads (CBOR indefinite: each chunk
  *   and the joined bytes)
  * @property {Uint8Array[]} joined CBOR indefinite text strings: the chunks' joined bytes
@@ -558,6 +561,8 @@ export function walkCbor(b) {
   }
   r.stop = p;
   r.ok = p === n;
+  // (the item is whole; what follows it may be its bundles' strings, which belong to it)
+  r.complete = true;
   return r;
 }
 
@@ -1009,7 +1014,17 @@ export function justifyOurError(format, input, err, peerValue) {
   // the outermost item the input cuts, which may begin before the tag)
   const tags = walkCbor(input).tags;
   const contentAt = (t) => tagContentAt(input, t);
-  // (the JS checks the references: offset 0, so only whether the message has both tags)
+  // cbor-x's bundled strings wirepack rejects: from C, at or after a bundle (an offset out of
+  // place, an item that reaches into the strings, which cbor-x reads twice); from the JS, a
+  // reference (tag 14, 15) that is no count within its string (offset 0: the message has both tags)
+  if (err.code === 'BAD_BUNDLE' && tags.some((t) => t.tag === 0xdff9 && t.off <= err.offset)) return 'bad-bundle';
+  // cbor-x reads a bundle's content by its head's argument whatever its major type, and its offset
+  // even from an array of none or one element: it takes the items after the array (wirepack: no
+  // bundle, the content is the tag's value, and those items are more data)
+  if (tags.some((t) => t.tag === 0xdff9 && (input[contentAt(t)] >> 5 !== 4 || (input[contentAt(t)] & 31) < 2))) return 'bundle-content-peer';
+  // cbor-x reads a bundle's two strings by their heads' arguments whatever their major types
+  // (a reserved head, a number, a string cut short); wirepack rejects the bundle there
+  if (tags.some((t) => t.tag === 0xdff9 && bundleStringsAt(input, contentAt(t)) <= err.offset)) return 'bundle-strings-peer';
   if (err.code === 'BAD_BUNDLE' && err.offset === 0 && tags.some((t) => t.tag === 0xdff9) &&
     tags.some((t) => t.tag === 14 || t.tag === 15)) return 'bad-bundle';
   if (err.code === 'BAD_REFERENCE' && err.offset === 0 && tags.some((t) => t.tag === 51) && tags.some((t) => isPackedReferenceTag(t.tag))) {
@@ -1047,6 +1062,17 @@ export function justifyOurError(format, input, err, peerValue) {
     if (tags.some((t) => t.tag === 28 && !isContainerAt(contentAt(t)))) return 'bad-reference-cycle';
   }
   return null;
+}
+
+/**
+ * Where the strings of the bundle whose content (an array: [1a offset, ...]) is at q start, or
+ * Infinity when its first element is no 4-byte offset.
+ * @param {Uint8Array} b @param {number} q
+ */
+function bundleStringsAt(b, q) {
+  const h = q + 1;
+  if (h + 5 > b.length || b[q] >> 5 !== 4 || b[h] !== 0x1a) return Infinity;
+  return h + (((b[h + 1] << 24) | (b[h + 2] << 16) | (b[h + 3] << 8) | b[h + 4]) >>> 0);
 }
 
 /**
@@ -1256,9 +1282,12 @@ export function justifyPeerError(format, input, ours, peerError) {
     return null;
   }
   const walk = walkCbor(input);
-  if (!walk.ok) return null;
+  // (an item whose bundles' strings follow it is whole too)
+  if (!walk.ok && !(walk.complete && walk.tags.some((t) => t.tag === 0xdff9))) return null;
   // cbor-x has no indefinite-length strings (and its string extractor trips over them)
   if (/Indefinite length not supported|Unexpected end of buffer reading string/.test(msg) && walk.indefiniteString) return 'indefinite-strings';
+  // (a simple value past a packed table's values: "Unknown token")
+  if (/Unknown token/.test(msg) && walk.simples.length > 0) return 'simple-values';
   if (/No packed values available/.test(msg)) {
     if (walk.simples.length > 0) return 'simple-values';
     if (walk.tags.some((t) => cborxInterprets(t.tag))) return 'uninterpreted-tag';
