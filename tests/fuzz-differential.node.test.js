@@ -544,6 +544,13 @@ const KNOWN = [
   // a simple value past a packed table's values, inside a bundle: Simple(16), cbor-x "Unknown token 16"
   ['cbor', 'd8338482d9dff9821a00000019cf05cf04808088f0e1cf05cf05ce07e0e1627a7a68c3a97073696c6f6e73616c7068616265746167616d6d6164656c7461',
     'peer error, wirepack value', 'simple-values'],
+  // a record key that refers to a packed value wirepack leaves a Tag (5(4), a bigfloat over no
+  // array): BAD_RECORD; cbor-x makes the key 'NaN' of it (seed 20261207)
+  ['cbor', 'd8338484d9dff9821a00000042cf05cf04c504cf058080d9dfff8619e00084e2cf04cf06cf04e088e0e1e3cf05ce07e0e1627a7a82d9dfff8419e00182e2616ee101d9e00182e302cf1768c3a97073696c6f6e783c616c706861626574616e616d6567616d6d616c6973746e65737465647465787464656c746161206c6f6e67657220737472696e67206f662074657874',
+    'wirepack error, peer value', 'uninterpreted-tag'],
+  // a packed table inside the outer one's prefixes: cbor-x gives prefix 1 to the outer table and
+  // reads it from the inner one ({0: 'x'}); wirepack 'P1-x' (PEER_LIMITS packed-nested-peer)
+  ['cbor', 'd83384816141836350302d6350312dd83384816142808065696e6e65728082d8e16178e0', 'documented', 'packed-nested-peer'],
   // packed CBOR: a prefix (tag 225: prefix 1) the table does not have; cbor-x {0: 'x'}
   ['cbor', 'd83384816276308080d8e16178', 'wirepack error, peer value', 'bad-packed-reference'],
   ['cbor', 'd81cce81d81d00', 'agree'], // 28(14([29(0)])): a Tag that contains itself, as cbor-x

@@ -79,7 +79,7 @@
 // Peer limits and bugs (PEER_LIMITS): timestamp-96-peer, error-name-peer, bigint-empty-peer, clone-cycle-peer,
 // bundle-overread-peer, bundle-sequence-peer (unmutated sequences only),
 // big-tag-number, tag1-bigint, self-describe-undefined, cbor-extract-scan, record-inline-peer,
-// record-id-alias-peer, bundle-content-peer, bundle-strings-peer.
+// record-id-alias-peer, bundle-content-peer, bundle-strings-peer, packed-nested-peer.
 import { ExtData, DecodeError, unpackMultiple } from 'wirepack';
 import { Tag, Simple } from 'wirepack/cbor';
 
@@ -136,6 +136,7 @@ export const PEER_LIMITS = {
   'self-describe-undefined': 'cbor-x decodes 55799(undefined) (d9d9f7 f7) to a Tag, not undefined',
   'cbor-extract-scan': "cbor-x's native string extractor gives up on well-formed input (an 8-byte string length ahead); compared with cbor-x without it",
   'record-inline-peer': "cbor-x reads the content of a record tag (0xdffe, 0xdfff: records defined where they appear; 0xe000 and up: records used) by the argument of its head whatever its major type (a uint's or a map's head: an array's length), reads a definition's id and keys even past the end of an array of fewer than two, and takes any value as the keys; once it has compiled a record's reader (after a few uses), it reads a use by the record's key count, not the array's length; wirepack reads the item that is there (a Tag when it is no array, or too short; BAD_RECORD when the keys are no array; the array's values, extra ones under the key 'undefined', as cbor-x's first uses do)",
+  'packed-nested-peer': "a packed table (tag 51) inside the definition of another (its values, prefixes or suffixes): cbor-x keeps one table, which the inner one replaces for the rest of the message, and gives the outer one's prefixes to the outer table object all the same (its later lookups use the inner one); wirepack also lets the inner table's values stand for the rest of the message, as cbor-x, and gives each of the outer one's prefixes and suffixes to the table current when that element ends. Neither scopes a nested table to its own item, as Packed CBOR would (an open point, noted December 2026)",
   'bundle-content-peer': "cbor-x reads the content of a bundle tag (0xdff9) as an array by its head's argument whatever its major type, and its offset from the next item even when the array has none or one element, and so reads items that follow as the bundle's; wirepack reads such content as no bundle (it is the tag's value)",
   'bundle-strings-peer': "cbor-x reads a bundle's two strings by their heads' arguments whatever their major types (a reserved head, a number, a length past the end); wirepack rejects the bundle at them",
   'record-id-alias-peer': "cbor-x takes any tag from 0xdff9 up, also one of a 4-byte head, as the record whose id has the same low 13 bits (tag & 0x1fff) when one is defined: 0xdfff (an inline definition) once id 0xffff is defined, 0xf6d9e002 as id 0xe002; wirepack reads records for tags 0xe000-0xffff only (a larger tag is a Tag, 0xdfff always a definition)",
@@ -946,6 +947,8 @@ export function compareValues(format, input, ours, peer) {
     // a bundled string's count msgpackr reads as a record id: its string is empty
     // (and with fields, reads on from there as the record's values)
     if (format === 'msgpack' && walk.recordCounts) return { ok: true, classes: [...used, 'bundle-count-record-peer'] };
+    // a packed table inside another table's definition (see PEER_LIMITS)
+    if (format === 'cbor' && packedTableNested(input, walk.tags)) return { ok: true, classes: [...used, 'packed-nested-peer'] };
     return { ok: false, why: e.message };
   }
   return { ok: true, classes: [...used] };
@@ -1018,18 +1021,25 @@ export function justifyOurError(format, input, err, peerValue) {
   // place, an item that reaches into the strings, which cbor-x reads twice); from the JS, a
   // reference (tag 14, 15) that is no count within its string (offset 0: the message has both tags)
   if (err.code === 'BAD_BUNDLE' && tags.some((t) => t.tag === 0xdff9 && t.off <= err.offset)) return 'bad-bundle';
-  // cbor-x reads a bundle's content by its head's argument whatever its major type, and its offset
-  // even from an array of none or one element: it takes the items after the array (wirepack: no
-  // bundle, the content is the tag's value, and those items are more data)
-  if (tags.some((t) => t.tag === 0xdff9 && (input[contentAt(t)] >> 5 !== 4 || (input[contentAt(t)] & 31) < 2))) return 'bundle-content-peer';
+  // cbor-x reads a bundle's content by its head's argument whatever its major type, its offset
+  // even from an array of none or one element (it takes the items after the array), and any
+  // number there as the offset (a negative one too); wirepack reads such content as no bundle
+  // (the content is the tag's value, and what follows is more data)
+  if (tags.some((t) => t.tag === 0xdff9 && bundleLayout(input, contentAt(t)).at === Infinity)) return 'bundle-content-peer';
   // cbor-x reads a bundle's two strings by their heads' arguments whatever their major types
-  // (a reserved head, a number, a string cut short); wirepack rejects the bundle there
-  if (tags.some((t) => t.tag === 0xdff9 && bundleStringsAt(input, contentAt(t)) <= err.offset)) return 'bundle-strings-peer';
+  // (a reserved head, a number, a length past the end); wirepack rejects the bundle there, at the
+  // strings or (a string cut short) at the bundle's offset
+  if (tags.some((t) => {
+    if (t.tag !== 0xdff9) return false;
+    const l = bundleLayout(input, contentAt(t));
+    return l.at <= err.offset || (err.code === 'TRUNCATED' && err.offset === l.e0);
+  })) return 'bundle-strings-peer';
   if (err.code === 'BAD_BUNDLE' && err.offset === 0 && tags.some((t) => t.tag === 0xdff9) &&
     tags.some((t) => t.tag === 14 || t.tag === 15)) return 'bad-bundle';
   if (err.code === 'BAD_REFERENCE' && err.offset === 0 && tags.some((t) => t.tag === 51) && tags.some((t) => isPackedReferenceTag(t.tag))) {
     return 'bad-packed-reference';
   }
+  if (packedTableNested(input, tags)) return 'packed-nested-peer';
   const upTo = tags.filter((t) => t.off <= at || err.code === 'TRUNCATED');
   if (recordContentMisread(input, upTo) || recordLengthMismatch(input, upTo)) return 'record-inline-peer';
   // a tag cbor-x took for a defined record by its low 13 bits (it then read other items)
@@ -1042,8 +1052,9 @@ export function justifyOurError(format, input, err, peerValue) {
     if (/Invalid property name type object/.test(err.message) && tags.some((t) => wrongContentHead(input, t))) return 'tag-content';
     // a key that is a tag wirepack leaves a Tag (4, 5: README, unknown tags) and cbor-x makes a
     // number of, after an inline definition's head (0xdfff: the keys come after it)
+    // (or before it, in a packed table whose value the key refers to)
     if (/Invalid property name type object/.test(err.message) && tags.some((t) => (t.tag === 4 || t.tag === 5) &&
-      tags.some((d) => d.tag === 0xdfff && d.off < t.off))) return 'uninterpreted-tag';
+      tags.some((d) => (d.tag === 0xdfff && d.off < t.off) || d.tag === 51))) return 'uninterpreted-tag';
   }
   if (err.code === 'BAD_REFERENCE') {
     // a reference whose index is a tag wirepack interprets, over content of another type (259(0)):
@@ -1065,14 +1076,35 @@ export function justifyOurError(format, input, err, peerValue) {
 }
 
 /**
- * Where the strings of the bundle whose content (an array: [1a offset, ...]) is at q start, or
- * Infinity when its first element is no 4-byte offset.
+ * The bundle (cbor-x's tag 0xdff9) whose content is at q: where its element 0 (the offset) is,
+ * and where its strings start, as wirepack reads them (element 0 an unsigned integer, from its own
+ * first byte), or Infinity when wirepack reads no bundle there (no array of two or more, or an
+ * element 0 of another type).
  * @param {Uint8Array} b @param {number} q
+ * @returns {{ e0: number, at: number }}
  */
-function bundleStringsAt(b, q) {
-  const h = q + 1;
-  if (h + 5 > b.length || b[q] >> 5 !== 4 || b[h] !== 0x1a) return Infinity;
-  return h + (((b[h + 1] << 24) | (b[h + 2] << 16) | (b[h + 3] << 8) | b[h + 4]) >>> 0);
+function bundleLayout(b, q) {
+  const e0 = q + 1;
+  if (e0 >= b.length || b[q] >> 5 !== 4 || (b[q] & 31) > 27 || headArg(b, q) < 2) return { e0, at: Infinity };
+  if (b[e0] >> 5 !== 0 || (b[e0] & 31) > 27) return { e0, at: Infinity };
+  return { e0, at: e0 + headArg(b, e0) };
+}
+
+/**
+ * Is a packed table (tag 51) inside the definition (elements 0-2: values, prefixes, suffixes) of
+ * another one?
+ * @param {Uint8Array} b @param {{off: number, tag: number | bigint}[]} tags
+ */
+function packedTableNested(b, tags) {
+  const tables = tags.filter((t) => t.tag === 51);
+  return tables.some((t) => {
+    const q = tagContentAt(b, t);
+    if (b[q] !== 0x84) return false;
+    let p = q + 1;
+    for (let i = 0; i < 3 && p >= 0; i++) p = cborItemEnd(b, p, 0);
+    const end = p < 0 ? b.length : p;
+    return tables.some((u) => u.off > q && u.off < end);
+  });
 }
 
 /**
@@ -1299,6 +1331,7 @@ export function justifyPeerError(format, input, ours, peerError) {
   // (a tag 1 head may take more than a byte: d9 00 01)
   if (/Cannot mix BigInt/.test(msg) && walk.tags.some((t) => t.tag === 1 && (input[tagContentAt(input, t)] === 0x1b || input[tagContentAt(input, t)] === 0x3b))) return 'tag1-bigint';
   if (recordLengthMismatch(input, walk.tags)) return 'record-inline-peer';
+  if (packedTableNested(input, walk.tags)) return 'packed-nested-peer';
   if (walk.tags.some((t) => cborxInterprets(t.tag))) return 'uninterpreted-tag';
   if (walk.tags.some((t) => wrongContentHead(input, t))) return 'tag-content';
   return null;
