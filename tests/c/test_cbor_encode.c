@@ -1148,14 +1148,12 @@ static void test_scratch(void) {
     }
 }
 
-/* ===================================================================== main */
-
 /* ===================================================================== cbor-x's bundled strings */
 
 /* WP_E_CBOR_BOFF writes 1a and four bytes that the next WP_E_CBOR_BHERE fills with the distance
  * from that 1a to where BHERE stands (cbor-x's offset to a bundle's strings); with two open, BHERE
  * fills the older one (a new bundle's offset is written before the previous bundle's strings).
- * Only the plain encoder takes them (js/src/cbor.js writes no bundle when deterministic). */
+ * js/src/cbor.js writes them only with neither deterministic nor indefiniteLengths. */
 static void bundle_tape(tu_etape *t, int two) {
     tu_et_tag(t, WP_E_TAG, 0xdff9); tu_et_len(t, WP_E_ARR, 2); tu_et_tag(t, WP_E_CBOR_BOFF, 0);
     tu_et_len(t, WP_E_ARR, two ? 2 : 1);
@@ -1197,6 +1195,8 @@ static void test_bundles(void) {
         tu_end();
     }
 }
+
+/* ===================================================================== main */
 
 int main(void) {
     test_heads();
