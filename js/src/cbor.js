@@ -862,7 +862,7 @@ export class Decoder extends Unpackr {
             // every later string of the bundle comes out wrong), or that runs past the string, is
             // malformed (cbor-x reads a shorter string, or '', and moves on: a wrong string, silently)
             const s = st.bundle[tag - 14], at = tag === 14 ? st.b0 : st.b1;
-            if (!(typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= s.length - at)) {
+            if (!(Number.isInteger(value) && value >= 0 && value <= s.length - at)) {
               throw new DecodeError('BAD_BUNDLE', 0, `A bundled string reference (tag ${tag}) to ${typeof value === 'number' ? value : `a ${typeof value}, not a count of`} characters from character ${at} of its bundle's ${s.length}`);
             }
             if (tag === 14) st.b0 = at + value;

@@ -1020,7 +1020,8 @@ export function justifyOurError(format, input, err, peerValue) {
   // cbor-x's bundled strings wirepack rejects: from C, at or after a bundle (an offset out of
   // place, an item that reaches into the strings, which cbor-x reads twice); from the JS, a
   // reference (tag 14, 15) that is no count within its string (offset 0: the message has both tags)
-  if (err.code === 'BAD_BUNDLE' && tags.some((t) => t.tag === 0xdff9 && t.off <= err.offset)) return 'bad-bundle';
+  if (err.code === 'BAD_BUNDLE' && (tags.some((t) => t.tag === 0xdff9 && t.off <= err.offset) ||
+    (err.offset === 0 && tags.some((t) => t.tag === 0xdff9) && tags.some((t) => t.tag === 14 || t.tag === 15)))) return 'bad-bundle';
   // cbor-x reads a bundle's content by its head's argument whatever its major type, its offset
   // even from an array of none or one element (it takes the items after the array), and any
   // number there as the offset (a negative one too); wirepack reads such content as no bundle
@@ -1034,8 +1035,6 @@ export function justifyOurError(format, input, err, peerValue) {
     const l = bundleLayout(input, contentAt(t));
     return l.at <= err.offset || (err.code === 'TRUNCATED' && err.offset === l.e0);
   })) return 'bundle-strings-peer';
-  if (err.code === 'BAD_BUNDLE' && err.offset === 0 && tags.some((t) => t.tag === 0xdff9) &&
-    tags.some((t) => t.tag === 14 || t.tag === 15)) return 'bad-bundle';
   if (err.code === 'BAD_REFERENCE' && err.offset === 0 && tags.some((t) => t.tag === 51) && tags.some((t) => isPackedReferenceTag(t.tag))) {
     return 'bad-packed-reference';
   }
