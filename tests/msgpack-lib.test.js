@@ -388,6 +388,35 @@ describe('decodeMulti and the stream decoders', () => {
     await expect(collect(ours.decodeArrayStream(chunks(u8(0x92, 1), 1)))).rejects.toThrow(RangeError);
     await expect(collect(ours.decodeArrayStream(chunks(u8(0x91, 1, 2), 3)))).rejects.toThrow(RangeError);
   });
+  test('decodeArrayStream and decodeAsync name the byte where the extra bytes start, for every split', async () => {
+    // [input, where the array (decodeArrayStream) or the value (decodeAsync) ends]
+    const arrays = [
+      [u8(0x92, 1, 2, 3), 3],
+      [u8(0x92, 1, 0xa3, 0x61, 0x62, 0x63, 5, 6), 6],
+      [u8(0x91, 0xa3, 0x61, 0x62, 0x63, 0xc1), 5], // a malformed value after the array
+      [u8(0x90, 1), 1],
+    ];
+    const ones = [
+      [u8(0xa2, 0x61, 0x62, 1, 2), 3],
+      [u8(0x92, 1, 2, 0xc1), 3],
+    ];
+    /** @param {Uint8Array} input @param {number} end @param {number} size */
+    const extra = (input, end, size) => {
+      // (the stream is read up to the chunk that holds the first extra byte)
+      const length = Math.min(input.length, Math.ceil((end + 1) / size) * size);
+      return `Extra ${length - end} of ${length} byte(s) found at buffer[${end}]`;
+    };
+    for (const [input, end] of arrays) {
+      for (let size = 1; size <= input.length; size++) {
+        await expect(collect(ours.decodeArrayStream(chunks(input, size))), `${input} by ${size}`).rejects.toThrow(extra(input, end, size));
+      }
+    }
+    for (const [input, end] of ones) {
+      for (let size = 1; size <= input.length; size++) {
+        await expect(ours.decodeAsync(chunks(input, size)), `${input} by ${size}`).rejects.toThrow(extra(input, end, size));
+      }
+    }
+  });
   test('decodeAsync: one value; RangeError when cut short or followed by more', async () => {
     const one = lib.encode({ a: values });
     for (const size of [1, 4, 1000]) expect(await ours.decodeAsync(chunks(one, size))).toStrictEqual(await lib.decodeAsync(chunks(one, size)));

@@ -80,12 +80,44 @@ function libraryError(e, length) {
 }
 
 /**
- * Bytes after the value (or the array): from `at` (the start of the chunk they are in, where the
- * stream decoders cannot tell where in it the value ended) to the input's `length` so far.
+ * Bytes after the value (or the array): from `at` to the input's `length` so far.
  * @param {number} at @param {number} length
  */
 function extraBytes(at, length) {
   return new InsufficientDataError('TRAILING_DATA', at, `Extra ${length - at} of ${length} byte(s) found at buffer[${at}]`);
+}
+
+/**
+ * The held bytes of a ChunkDecoder before a push (a view: a push writes only past them).
+ * @param {ChunkDecoder} chunks
+ */
+function heldBytes(chunks) {
+  return chunks.held === null ? null : chunks.held.subarray(0, chunks.length);
+}
+
+/**
+ * Extra bytes after the n-th value of a push that found more values than the stream has (an
+ * error path only: the bytes are decoded again to find where that value ends).
+ * @param {Unpackr} unpackr
+ * @param {Uint8Array | null} held the bytes held before the push (the first value's start)
+ * @param {Uint8Array} bytes the pushed bytes, which start at `start` in the stream
+ * @param {number} start @param {number} n @param {number} length the stream's length so far
+ */
+function extraBytesAfter(unpackr, held, bytes, start, n, length) {
+  let from = held === null ? bytes : new Uint8Array(held.length + bytes.length);
+  if (held !== null) { from.set(held); from.set(bytes, held.length); }
+  let end = n > 0 ? -1 : 0, seen = 0;
+  if (n > 0) try {
+    unpackr.unpackMultiple(from, (_v, _start, e) => {
+      if (++seen < n) return true;
+      end = e;
+      return false;
+    });
+  } catch {
+    // (a malformed value after the n-th: its end is known by then)
+  }
+  const heldLength = held === null ? 0 : held.length;
+  return extraBytes(end < 0 ? start : start - heldLength + end, length);
 }
 
 /* ------------------------------------------------------------------ timestamps */
@@ -516,17 +548,17 @@ export class Decoder {
     for await (const chunk of asyncIterable(stream)) {
       const bytes = toBytes(chunk);
       if (got) throw extraBytes(total, total + bytes.length);
+      const held = heldBytes(chunks), start = total;
+      total += bytes.length;
       /** @type {unknown[]} */
       let values;
       try {
         values = chunks.push(bytes);
       } catch (e) {
         const n = e instanceof WirepackDecodeError && e.values ? e.values.length : 0;
-        throw n > 0 ? extraBytes(total, total + bytes.length) : libraryError(e);
+        throw n > 0 ? extraBytesAfter(this.unpackr, held, bytes, start, 1, total) : libraryError(e);
       }
-      total += bytes.length;
-      // (where in the chunk the value ended is not known here: the chunk's start is named)
-      if (values.length > 1 || (values.length === 1 && chunks.incomplete)) throw extraBytes(total - bytes.length, total);
+      if (values.length > 1 || (values.length === 1 && chunks.incomplete)) throw extraBytesAfter(this.unpackr, held, bytes, start, 1, total);
       if (values.length === 1) { got = true; value = values[0]; }
     }
     if (got) return value;
@@ -584,6 +616,7 @@ export class Decoder {
         if (left === 0 && bytes.length > 0) throw extraBytes(total, total + bytes.length);
         total += bytes.length;
       }
+      const held = isArray ? heldBytes(chunks) : null, start = total - bytes.length;
       /** @type {unknown[]} */
       let values;
       try {
@@ -591,12 +624,12 @@ export class Decoder {
       } catch (e) {
         const before = e instanceof WirepackDecodeError && e.values ? e.values : [];
         yield* isArray ? before.slice(0, left) : before;
-        throw isArray && before.length >= left ? extraBytes(total - bytes.length, total) : libraryError(e);
+        throw isArray && before.length >= left ? extraBytesAfter(this.unpackr, held, bytes, start, left, total) : libraryError(e);
       }
       if (isArray) {
         if (values.length > left || (values.length === left && chunks.incomplete)) {
           yield* values.slice(0, left);
-          throw extraBytes(total - bytes.length, total);
+          throw extraBytesAfter(this.unpackr, held, bytes, start, left, total);
         }
         left -= values.length;
       }
