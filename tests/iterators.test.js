@@ -385,6 +385,23 @@ describe('CBOR encodeAsIterable / encodeAsAsyncIterable', () => {
     if (typeof enc.encodeAsIterable === 'function') expect(hex(join([...enc.encodeAsIterable({ a: g() })]))).toBe('a161619f016178ff');
   });
 
+  test('what encodeAsIterable writes decodes back, whatever the Encoder options (bundled strings: the parts have none)', () => {
+    function* g() { yield 1; yield 'two'; yield { x: 'three', y: 'three' }; }
+    const value = () => ({ alpha: 'beta', list: g(), nested: { s: 'same', t: 'same' }, arr: [g(), 'zeta'] });
+    const want = { alpha: 'beta', list: [1, 'two', { x: 'three', y: 'three' }], nested: { s: 'same', t: 'same' }, arr: [[1, 'two', { x: 'three', y: 'three' }], 'zeta'] };
+    for (const options of [{}, { useRecords: false }, { bundleStrings: true }, { bundleStrings: true, useRecords: false }, { pack: true },
+      { structuredClone: true }, { useStringRefs: true }, { keyMap: { alpha: 1 } }, { deterministic: true }, { indefiniteLengths: true },
+      { useSelfDescribedHeader: true, bundleStrings: true }, { sequential: true }]) {
+      const bytes = join([...encodeAsIterableWith(new cb.Encoder(options), value())]);
+      // (toEqual: deterministic orders the keys)
+      expect(new cb.Decoder({ ...options, mapsAsObjects: true }).decode(bytes), JSON.stringify(options)).toEqual(want);
+      if (!options.keyMap) expect(new cborx.Decoder({ ...options, mapsAsObjects: true }).decode(bytes), JSON.stringify(options)).toEqual(want);
+    }
+    // (cbor-x's own writes a bundle inside a part, which neither decoder reads)
+    const theirs = join([...new cborx.Encoder({ bundleStrings: true }).encodeAsIterable(value())].map((c) => new Uint8Array(c)));
+    expect(() => new cb.Decoder({ mapsAsObjects: true }).decode(theirs)).toThrow(cb.DecodeError);
+  });
+
   test('async iterables and Blobs are read by encodeAsAsyncIterable', async () => {
     async function* agen() { yield 'a'; await null; yield { b: 2 }; }
     const blob = new Blob([new Uint8Array([1, 2, 3, 4, 5])]);

@@ -978,13 +978,16 @@ class Chunker {
 
 /**
  * An encoder for the parts of a walked value: the same options, without the self-describe
- * prefix (written once, before the whole value).
+ * prefix (written once, before the whole value) and without bundled strings (a bundle is a
+ * message's outermost item: one inside a part would be out of place, and the whole read by no
+ * decoder, as cbor-x's own encodeAsIterable with bundleStrings writes it).
  * @param {any} encoder
  */
 function partEncoder(encoder) {
-  if (!encoder.useSelfDescribedHeader) return encoder;
+  if (!encoder.useSelfDescribedHeader && !encoder.cborBundles) return encoder;
   const part = Object.create(encoder);
   part.useSelfDescribedHeader = false;
+  part.cborBundles = false;
   part.tape = null;
   return part;
 }
