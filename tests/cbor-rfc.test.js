@@ -82,6 +82,18 @@ describe('decode: examples with a JSON value', () => {
     expect(decode(fromHex('3a ffffffff'))).toBe(-(2 ** 32));
   });
 
+  test('bignums (tags 2 and 3) follow int64AsType as 8-byte heads do', () => {
+    const big = fromHex('c249010000000000000000'); // 2^64
+    const neg = fromHex('c3420100'); // -257
+    const over = fromHex('c24720000000000001'); // 2^53 + 1
+    const read = (options) => [big, neg, over].map((b) => new Decoder(options).decode(b));
+    expect(read({})).toEqual([2n ** 64n, -257n, 2n ** 53n + 1n]);
+    expect(read({ int64AsType: 'number' })).toEqual([2 ** 64, -257, 2 ** 53]);
+    expect(read({ int64AsNumber: true })).toEqual([2 ** 64, -257, 2 ** 53]);
+    expect(read({ int64AsType: 'string' })).toEqual(['18446744073709551616', '-257', '9007199254740993']);
+    expect(read({ int64AsType: 'auto' })).toEqual([2n ** 64n, -257, 2n ** 53n + 1n]);
+  });
+
   test('-0.0 is -0', () => {
     expect(Object.is(decode(fromHex('f98000')), -0)).toBe(true);
     expect(Object.is(decode(fromHex('fa80000000')), -0)).toBe(true);

@@ -388,6 +388,27 @@ describe('decodeMulti and the stream decoders', () => {
     await expect(collect(ours.decodeArrayStream(chunks(u8(0x92, 1), 1)))).rejects.toThrow(RangeError);
     await expect(collect(ours.decodeArrayStream(chunks(u8(0x91, 1, 2), 3)))).rejects.toThrow(RangeError);
   });
+  test('decodeArrayStream: 16- and 32-bit array heads split across chunks, and a stream that ends inside one', async () => {
+    const long = Array.from({ length: 20 }, (_, i) => i);
+    const a16 = lib.encode(long);
+    const a32 = u8(0xdd, 0, 0, 0, 3, 1, 2, 3);
+    expect(a16[0]).toBe(0xdc);
+    for (const size of [1, 2, 3, 4]) {
+      expect(await collect(ours.decodeArrayStream(chunks(a16, size))), `by ${size}`).toStrictEqual(long);
+      expect(await collect(ours.decodeArrayStream(chunks(a32, size))), `by ${size}`).toStrictEqual([1, 2, 3]);
+      // an empty array, then bytes (the stream is read up to the chunk that holds the first)
+      const length = Math.min(8, Math.ceil(4 / size) * size);
+      expect(await collect(ours.decodeArrayStream(chunks(u8(0xdc, 0, 0, 0xdd, 0, 0, 0, 0), size))).catch((e) => e.message), `by ${size}`)
+        .toBe(`Extra ${length - 3} of ${length} byte(s) found at buffer[3]`);
+    }
+    for (const cut of [u8(0xdc), u8(0xdc, 0), u8(0xdd, 0, 0, 0)]) {
+      for (const size of [1, 2]) {
+        const error = await collect(ours.decodeArrayStream(chunks(cut, size))).catch((e) => e);
+        expect(error, `${cut} by ${size}`).toBeInstanceOf(RangeError);
+        expect(error.message).toBe(`Insufficient data: the stream ended inside an array header at byte ${cut.length}`);
+      }
+    }
+  });
   test('decodeArrayStream and decodeAsync name the byte where the extra bytes start, for every split', async () => {
     // [input, where the array (decodeArrayStream) or the value (decodeAsync) ends]
     const arrays = [
