@@ -223,6 +223,28 @@ describe('structuredClone: exact bytes', () => {
     expect(back[7]).toBe(back[8]);
   });
 
+  test('an Error whose cause or errors refer to it comes back an Error of its class (msgpackr: a plain {})', () => {
+    const e = new TypeError('boom');
+    e.cause = e;
+    const named = new Error('x');
+    named.name = 'MyError';
+    named.cause = { back: named };
+    const agg = new AggregateError([], 'many');
+    agg.errors.push(agg);
+    const p = new Packr(SC);
+    const back = p.unpack(p.pack([e, named, agg]));
+    expect(back[0]).toBeInstanceOf(TypeError);
+    expect(back[0].message).toBe('boom');
+    expect(back[0].cause).toBe(back[0]);
+    expect(back[1]).toBeInstanceOf(Error);
+    expect(back[1].name).toBe('MyError');
+    expect(back[1].cause.back).toBe(back[1]);
+    expect(back[2]).toBeInstanceOf(AggregateError);
+    expect(back[2].errors[0]).toBe(back[2]);
+    // what msgpackr makes of the same bytes
+    expect(Object.prototype.toString.call(new msgpackr.Unpackr(SC).unpack(p.pack(e)))).toBe('[object Object]');
+  });
+
   test('structuredClone implies moreTypes unless moreTypes: false', () => {
     both(SC, [new Set([1]), /x/]);
     expect(wpBytes(SC, new Set([1]))).toBe('d473009101');

@@ -100,6 +100,9 @@ function placeholder(r) {
   if (tag === 13 || tag === 19 || tag === 33) return [];
   if (tag === 14) return new Map();
   if (tag === 29 && ((word >>> 8) & 0xff) === 0x73) return new Set();
+  // an Error (ext 0x65, unless a user's extension reads that type) whose cause or errors refer
+  // to it: an Error whose class and fields are those read (see readPrefixExt)
+  if (tag === 29 && ((word >>> 8) & 0xff) === 0x65 && (unpackExtensions[0x65] === undefined || typeof unpackExtensions[0x65].read !== 'function')) return new Error();
   return {};
 }
 
@@ -130,7 +133,11 @@ export function readPrefixExt(type, data, offset, r) {
         return value;
       }
       // the value refers to itself: fill the placeholder that those references hold
-      if (Array.isArray(target) && Array.isArray(value)) {
+      if (target instanceof Error && value instanceof Error) {
+        // (msgpackr gives a plain object with the Error's enumerable fields: none)
+        Object.setPrototypeOf(target, Object.getPrototypeOf(value));
+        for (const k of Object.getOwnPropertyNames(value)) Object.defineProperty(target, k, /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(value, k)));
+      } else if (Array.isArray(target) && Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) target.push(value[i]);
       } else if (target instanceof Map && value instanceof Map) {
         for (const [k, v] of value) target.set(k, v);
