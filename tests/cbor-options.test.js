@@ -63,6 +63,25 @@ describe('maps and records defaults', () => {
   });
 });
 
+describe('the MessagePack method names the classes inherit', () => {
+  test('pack/unpack and unpackMultiple of an Encoder and a Decoder are CBOR, as encode/decode(Multiple), keyMap included', () => {
+    const value = { alpha: 'beta', list: [{ alpha: 1 }, { alpha: 2 }] };
+    for (const options of [{}, { keyMap: { alpha: 'a' } }, { pack: true }, { useRecords: true }, { structuredClone: true }]) {
+      const enc = new Encoder({ ...options, mapsAsObjects: true });
+      const dec = new Decoder({ ...options, mapsAsObjects: true });
+      const bytes = enc.pack(value);
+      expect(hex(bytes)).toBe(hex(new Encoder({ ...options, mapsAsObjects: true }).encode(value)));
+      for (const d of [enc, dec]) {
+        expect(d.unpack(bytes), JSON.stringify(options)).toEqual(value);
+        expect(d.unpackMultiple(new Uint8Array([...bytes, ...bytes])), JSON.stringify(options)).toEqual([value, value]);
+        const got = [];
+        d.unpackMultiple(bytes, (v) => { got.push(v); });
+        expect(got).toEqual([value]);
+      }
+    }
+  });
+});
+
 describe('useSelfDescribedHeader', () => {
   test('d9 d9f7 before everything (also before a packed table), as cbor-x', () => {
     for (const o of [{ useSelfDescribedHeader: true }, { useSelfDescribedHeader: true, useRecords: false },

@@ -513,7 +513,7 @@ export class Decoder extends Unpackr {
     if (this.limitsVersion !== sizeLimits.version) this.applySizeLimits();
     const saved = this.enterCall();
     try {
-      const v = this.unpack(source, end);
+      const v = super.unpack(source, end);
       return this.mapKey === null ? v : this.unmapped(v);
     } finally {
       this.leaveCall(saved);
@@ -533,8 +533,8 @@ export class Decoder extends Unpackr {
     if (this.limitsVersion !== sizeLimits.version) this.applySizeLimits();
     const saved = this.enterCall();
     try {
-      if (this.mapKey === null) return this.unpackMultiple(source, forEach && ((v) => forEach(v)));
-      const out = this.unpackMultiple(source, forEach && ((v) => forEach(this.unmapped(v))));
+      if (this.mapKey === null) return super.unpackMultiple(source, forEach && ((v) => forEach(v)));
+      const out = super.unpackMultiple(source, forEach && ((v) => forEach(this.unmapped(v))));
       return out && out.map((v) => this.unmapped(v));
     } catch (e) {
       if (this.mapKey !== null && e instanceof DecodeError && e.values) e.values = e.values.map((v) => this.unmapped(v));
@@ -542,6 +542,27 @@ export class Decoder extends Unpackr {
     } finally {
       this.leaveCall(saved);
     }
+  }
+
+  /**
+   * decode under the MessagePack name this class inherits (cbor-x's Decoder has none): the same
+   * CBOR decode, keyMap and nested calls included.
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {number | {start?: number, end?: number}} [end]
+   * @returns {any}
+   */
+  unpack(source, end) {
+    return this.decode(source, end);
+  }
+
+  /**
+   * decodeMultiple under its inherited MessagePack name (forEach is given each item alone).
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {(value: any, start: number, end: number) => unknown} [forEach]
+   * @returns {any[] | undefined}
+   */
+  unpackMultiple(source, forEach) {
+    return this.decodeMultiple(source, /** @type {((value: any) => unknown) | undefined} */ (forEach));
   }
 
   /**
@@ -1392,7 +1413,7 @@ export class Encoder extends Packr {
    */
   encode(value) {
     const records = this.useRecords;
-    if (!records && !this.packStrings && !this.cborBundles && this.sampling === null && this.sharedValues === undefined) return this.pack(value); // the plain path
+    if (!records && !this.packStrings && !this.cborBundles && this.sampling === null && this.sharedValues === undefined) return super.pack(value); // the plain path
     if (records) this.startRecords();
     this.sharedMap = this.sharedValues !== undefined || this.sampling !== null ? this.sharedStrings() : null;
     this.packTable = this.packStrings ? this.findPacked(value) : null;
@@ -1402,7 +1423,7 @@ export class Encoder extends Packr {
     /** @type {Uint8Array} */
     let out;
     try {
-      out = this.pack(value);
+      out = super.pack(value);
     } finally {
       this.bundle = savedBundle;
       this.packTable = null;
@@ -1435,6 +1456,38 @@ export class Encoder extends Packr {
    */
   decodeMultiple(source, forEach) {
     return this.getDecoder().decodeMultiple(source, forEach);
+  }
+
+  /**
+   * encode under the MessagePack name this class inherits from Packr (whose own would leave out
+   * what encode adds: records, packed tables, bundles, shared values).
+   * @param {unknown} value
+   * @param {number} [_encodeOptions] msgpackr's mode flags, not used
+   * @returns {Uint8Array}
+   */
+  pack(value, _encodeOptions) {
+    return this.encode(value);
+  }
+
+  /**
+   * decode under the MessagePack name this class inherits from Packr (which would read
+   * MessagePack).
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {number | {start?: number, end?: number}} [end]
+   * @returns {any}
+   */
+  unpack(source, end) {
+    return this.decode(source, end);
+  }
+
+  /**
+   * decodeMultiple under its inherited MessagePack name (forEach is given each item alone).
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {(value: any, start: number, end: number) => unknown} [forEach]
+   * @returns {any[] | undefined}
+   */
+  unpackMultiple(source, forEach) {
+    return this.decodeMultiple(source, /** @type {((value: any) => unknown) | undefined} */ (forEach));
   }
 
   /** @returns {Decoder} */
