@@ -140,6 +140,29 @@ describe('Errors and RegExps: tag 27 (a generic object), as cbor-x writes them',
     expect(agg.errors[1]).toBe(1);
   });
 
+  test('the options element decoded as a Map (new Decoder(), maps as Maps) still gives the cause and errors (cbor-x loses them)', () => {
+    const bytes = new Encoder({ useRecords: false }).encode(new TypeError('outer', { cause: 5 }));
+    expect(hex(bytes)).toBe('d81b8369547970654572726f72656f75746572a165636175736505');
+    const e = new Decoder().decode(bytes);
+    expect(e).toBeInstanceOf(TypeError);
+    expect(e.cause).toBe(5);
+    expect(new cborx.Decoder().decode(bytes).cause).toBe(undefined);
+    const agg = new Decoder().decode(new Encoder({ useRecords: false }).encode(new AggregateError([1, 2], 'agg', { cause: 'c' })));
+    expect(agg).toBeInstanceOf(AggregateError);
+    expect(agg.errors).toEqual([1, 2]);
+    expect(agg.cause).toBe('c');
+    // only those two keys are taken, whatever else the Map holds
+    const other = new Decoder().decode(fromHex('d81b83654572726f72616da2695f5f70726f746f5f5fa16178016563617573656163'));
+    expect(other.cause).toBe('c');
+    expect(Object.getPrototypeOf(other)).toBe(Error.prototype);
+    expect(Object.keys(other)).toEqual([]);
+    // a cause that refers back to the Error (structuredClone), read with Maps
+    const self = new TypeError('self');
+    self.cause = self;
+    const back = new Decoder({ structuredClone: true }).decode(new Encoder({ structuredClone: true }).encode(self));
+    expect(back.cause).toBe(back);
+  });
+
   test('other generic objects, and malformed ones, stay Tags (nothing is looked up by name)', () => {
     for (const h of ['d81b8263466f6f01', 'd81b8266526567457870615b', 'd81b81f6', 'd81b01', 'd81b8366526567457870616101', 'd81b826b636f6e7374727563746f7201']) {
       const v = decode(fromHex(h));

@@ -173,6 +173,20 @@ function bytesFromBig(v) {
 
 // cbor-x's record extension (github.com/kriszyp/cbor-records) and Packed CBOR
 // (draft-ietf-cbor-packed), as cbor-x 1.6.9 writes and reads them.
+/**
+ * An Error's options (tag 27's third element) decoded as a Map: its cause and errors, the only
+ * fields the Error takes (a plain object, so that no key of the Map reaches a prototype).
+ * @param {Map<unknown, unknown>} m
+ * @returns {{cause?: unknown, errors?: unknown}}
+ */
+function errorOptions(m) {
+  /** @type {{cause?: unknown, errors?: unknown}} */
+  const o = {};
+  if (m.has('cause')) o.cause = m.get('cause');
+  if (m.has('errors')) o.errors = m.get('errors');
+  return o;
+}
+
 const LEGACY_RECORD = 105;          // [id, keys, ...values], read after its item (as cbor-x)
 const RECORD_DEFINITIONS = 0xdffe;  // [firstId, keys0, keys1, ..., value]
 const RECORD_INLINE = 0xdfff;       // [id, keys, ...values]: defines id, and is the first record
@@ -859,8 +873,12 @@ export class Decoder extends Unpackr {
               break;
             }
           }
-          // (an Error's options may carry AggregateError's errors)
-          if (/Error$/.test(value[0])) return errorNamed(value[0], value[1], value[2], value[2] != null ? value[2].errors : undefined);
+          // (an Error's options may carry AggregateError's errors; they are a Map where maps
+          // decode as Maps, as with new Decoder(): cbor-x then loses the cause)
+          if (/Error$/.test(value[0])) {
+            const options = value[2] instanceof Map ? errorOptions(value[2]) : value[2];
+            return errorNamed(value[0], value[1], options, options != null ? options.errors : undefined);
+          }
           break;
         }
         case 259:
