@@ -223,6 +223,16 @@ describe('shared structures', () => {
     expect(structures.sharedLength).toBe(3);
   });
 
+  test('a structures array msgpackr has packed with (its own transitions left on it) is used as it is', () => {
+    const v = Array.from({ length: 40 }, (_, i) => ({ ['k' + i]: i }));
+    const structures = [];
+    new msgpackr.Packr({ structures }).pack(v);
+    expect(structures.transitions).toBeDefined(); // msgpackr's, not wirepack's
+    const bytes = new Packr({ structures }).pack(v);
+    expect(hex(bytes)).toBe(hex(new msgpackr.Packr({ structures: structures.map((k) => k.slice()) }).pack(v)));
+    expect(new Unpackr({ structures }).unpack(bytes)).toEqual(v);
+  });
+
   test('maxSharedStructures: further structures are own ones (with definitions)', () => {
     const opts = () => ({ structures: [], maxSharedStructures: 2 });
     const v = [{ a: 1 }, { b: 2 }, { c: 3 }, { a: 4 }, { c: 5 }];

@@ -594,7 +594,9 @@ export class Packr extends Unpackr {
     if (shared > rs.maxShared) {
       throw new Error('Shared structures is larger than maximum shared structures, try increasing maxSharedStructures to ' + s.sharedLength);
     }
-    if (!s.transitions) {
+    // (not ours: transitions msgpackr left on a structures array it was given too, which are
+    // no Transition, are made again)
+    if (!(s.transitions instanceof Transition)) {
       // (a nested pack that saves structures starts from the saved ones only: the others may be
       // an outer pack's, not saved yet, or loaded by an unpack during it; and it leaves what was
       // saved as it is, msgpackr's reentrantDepth rule)
@@ -659,7 +661,7 @@ export class Packr extends Unpackr {
    */
   promote(s, rs, toPromote) {
     let shared = s.sharedLength || 0;
-    if (!s.transitions) rebuildTransitions(s, rs, shared);
+    if (!(s.transitions instanceof Transition)) rebuildTransitions(s, rs, shared);
     for (let i = 0; i < toPromote.length && shared < rs.maxShared; i++) {
       const keys = toPromote[i];
       const t = walk(/** @type {Transition} */ (s.transitions), keys);
