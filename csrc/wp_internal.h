@@ -370,6 +370,17 @@ WP_INLINE uint32_t wp_effective_depth(uint32_t max_depth, uint32_t len) {
  * least 4 bytes and logs 2 words). */
 WP_INLINE uint32_t wp_rec_undo_words(uint32_t len) { return len / 2u + 4u; }
 
+/* msgpackr's structuredClone gives an id to a record's keys array when it writes that array
+ * twice in a message (a definition, then the same keys defined again after their record id was
+ * reused): the first definition's keys come as d6 69 <id> then the array, the second's as the
+ * pointer d6 70 <id>. The decoder remembers each such id's key count (wp_mp_sc_keys): a table
+ * indexed by id for ids below WP_SC_DENSE(len) (msgpackr numbers ids from 1 in a message, and
+ * each takes 6 bytes of it), and WP_SC_SPILL pairs for others. Word 0: 0 until the call's first
+ * id (the table is then cleared), else 1 + the pairs used. */
+#define WP_SC_SPILL 16u
+WP_INLINE uint32_t wp_sc_dense(uint32_t len) { return len / 6u + 1u; }
+WP_INLINE uint32_t wp_rec_sc_words(uint32_t len) { return 1u + 2u * WP_SC_SPILL + wp_sc_dense(len); }
+
 /* Is n above a policy limit (0 = none)? */
 WP_INLINE bool wp_over(uint32_t n, uint32_t limit) { return limit != 0 && n > limit; }
 
@@ -523,7 +534,7 @@ WP_INLINE uint32_t wp_stack_words(uint32_t max_depth, uint32_t len) {
     max_depth = wp_effective_depth(max_depth, len);
     uint64_t keys = (uint64_t)max_depth * (WP_SHAPE_MAX_KEYS + 1u);
     if (keys > len) keys = len;
-    return max_depth * WP_FRAME_WORDS + (uint32_t)keys + 8u + WP_BST_WORDS + WP_PK_WORDS + wp_rec_undo_words(len);
+    return max_depth * WP_FRAME_WORDS + (uint32_t)keys + 8u + WP_BST_WORDS + WP_PK_WORDS + wp_rec_undo_words(len) + wp_rec_sc_words(len);
 }
 
 /* Write the string s[0..n) as STRA (ascii area) or STRU (utf16 area). */

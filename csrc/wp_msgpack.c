@@ -154,6 +154,36 @@ static bool wp_mp_undef_ext(const wp_reader *r, uint32_t start, uint32_t b, cons
 }
 
 /* Undo the record definitions of a call (pairs of slot, old value; newest last). */
+/* The key counts of record keys with a structuredClone id (wp_rec_sc_words): op 0 remembers id's
+ * count nk (an id past the table, once the spill pairs are used, is not remembered: a pointer to
+ * it is then BAD_RECORD, as any pointer to keys no definition gave); op 1 returns it, or
+ * UINT32_MAX. Out of the item loop: definitions with such ids are rare. */
+static __attribute__((noinline)) uint32_t wp_mp_sc_keys(uint32_t *sc, uint32_t dense_n, uint32_t op, uint32_t id, uint32_t nk) {
+    uint32_t *const spill = sc + 1, *const dense = sc + 1 + 2u * WP_SC_SPILL;
+    if (sc[0] == 0) {
+        if (op == 1) return UINT32_MAX;
+        __builtin_memset(dense, 0, (size_t)dense_n * 4u);
+        sc[0] = 1;
+    }
+    if (id < dense_n) {
+        if (op == 1) return dense[id] ? dense[id] - 1u : UINT32_MAX;
+        dense[id] = nk + 1u;
+        return nk;
+    }
+    const uint32_t used = sc[0] - 1u;
+    for (uint32_t i = 0; i < used; i++) {
+        if (spill[2u * i] != id) continue;
+        if (op == 1) return spill[2u * i + 1u];
+        spill[2u * i + 1u] = nk;
+        return nk;
+    }
+    if (op == 1 || used == WP_SC_SPILL) return UINT32_MAX;
+    spill[2u * used] = id;
+    spill[2u * used + 1u] = nk;
+    sc[0]++;
+    return nk;
+}
+
 static void wp_rec_undo(uint32_t *recs, const uint32_t *undo, uint32_t n) {
     while (n >= 2) {
         n -= 2;
@@ -344,7 +374,9 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
     undo_cap = wp_rec_undo_words(d->len);
     undo = d->stack + d->stack_cap - undo_cap;
     uint32_t *const bst = undo - WP_BST_WORDS;
-    uint32_t kcap = d->stack_cap - max_depth * WP_FRAME_WORDS - undo_cap - WP_BST_WORDS;
+    uint32_t *const sc = bst - wp_rec_sc_words(d->len);
+    sc[0] = 0;
+    uint32_t kcap = d->stack_cap - max_depth * WP_FRAME_WORDS - undo_cap - WP_BST_WORDS - wp_rec_sc_words(d->len);
     uint32_t ktop = 0, sp = 0;
 
     if (d->len == 0) FAIL(WP_ERR_TRUNCATED, 0);
@@ -617,18 +649,40 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 }
                 r.pos += n;
                 if (!wp_rd_has(&r, 1)) FAIL(WP_ERR_TRUNCATED, start);
-                uint32_t a = r.base[r.pos], nk, ah = 1;
-                if (a >= 0x90 && a <= 0x9f) nk = a & 0x0f;
-                else if (a == 0xdc) { if (!wp_rd_has(&r, 3)) FAIL(WP_ERR_TRUNCATED, start); nk = wp_be16(wp_rd_ptr(&r) + 1); ah = 3; }
-                else if (a == 0xdd) { if (!wp_rd_has(&r, 5)) FAIL(WP_ERR_TRUNCATED, start); nk = wp_be32(wp_rd_ptr(&r) + 1); ah = 5; }
+                uint32_t a = r.base[r.pos], nk, ah = 1, ko = 0, sc_op = 0, sc_id = 0;
+                if (a == 0xd6 && xc) {
+                    /* structuredClone's id before the keys, or a pointer to keys with an id
+                     * (wp_rec_sc_words): read as values, as the keys array is for an unusual one */
+                    if (!wp_rd_has(&r, 6)) FAIL(WP_ERR_TRUNCATED, start);
+                    /* (the id is an extension's data, which the host may have left out as a hole:
+                     * then again with every byte) */
+                    if (wp_unlikely(d->nholes != 0) && d->holes_seen < d->nholes && r.pos + 6u > d->holes[2u * d->holes_seen]) FAIL(WP_ERR_HOLE, start);
+                    const uint32_t st = r.base[r.pos + 1];
+                    sc_id = wp_be32(wp_rd_ptr(&r) + 2);
+                    if (st == 0x69 && wp_bit(xc->any, 0x69)) {
+                        sc_op = 1;
+                        ko = 6;
+                        if (!wp_rd_has(&r, 7)) FAIL(WP_ERR_TRUNCATED, start);
+                        a = r.base[r.pos + 6];
+                    } else if (st == 0x70 && !wp_bit(xc->any, 0x70) && !wp_bit(xc->raw, 0x70) && !wp_bit(xc->fix1, 0x70)) {
+                        sc_op = 2;
+                    }
+                }
+                if (sc_op == 2) {
+                    nk = wp_mp_sc_keys(sc, wp_sc_dense(d->len), 1, sc_id, 0);
+                    if (nk == UINT32_MAX) FAIL(WP_ERR_BAD_RECORD, start);
+                } else if (a >= 0x90 && a <= 0x9f) nk = a & 0x0f;
+                else if (a == 0xdc) { if (!wp_rd_has(&r, ko + 3)) FAIL(WP_ERR_TRUNCATED, start); nk = wp_be16(wp_rd_ptr(&r) + ko + 1); ah = 3; }
+                else if (a == 0xdd) { if (!wp_rd_has(&r, ko + 5)) FAIL(WP_ERR_TRUNCATED, start); nk = wp_be32(wp_rd_ptr(&r) + ko + 1); ah = 5; }
                 else FAIL(WP_ERR_BAD_RECORD, start);
+                if (sc_op == 1) wp_mp_sc_keys(sc, wp_sc_dense(d->len), 0, sc_id, nk);
                 if (nk > wp_rd_left(&r)) FAIL(WP_ERR_TRUNCATED, start);
                 if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
                 /* the keys array is one level deeper, and an array under maxArrayLength,
                  * whichever way it is read */
                 if (nk > 0 && sp + 1 >= max_depth) FAIL(WP_ERR_DEPTH, r.pos);
                 if (wp_over(nk, d->max_array)) FAIL(WP_ERR_LIMIT, r.pos);
-                if (intern && nk > 0 && nk <= WP_SHAPE_MAX_KEYS && nk <= kcap - ktop) {
+                if (intern && sc_op == 0 && nk > 0 && nk <= WP_SHAPE_MAX_KEYS && nk <= kcap - ktop) {
                     /* the usual case: keys that are short strings become an interned shape,
                      * and the tape names the shape instead of carrying the keys */
                     const uint32_t rl = wp_rec_last_slot(slot, nk);

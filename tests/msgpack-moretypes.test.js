@@ -6,7 +6,8 @@
 import { describe, test, expect } from 'vitest';
 import fc from 'fast-check';
 import * as msgpackr from 'msgpackr';
-import { Packr, Unpackr } from 'wirepack';
+import { Packr, Unpackr, decodeIter } from 'wirepack';
+import { bytewise } from './helpers/chunks.js';
 import { hex } from './helpers/bytes.js';
 
 const hasBuffer = typeof Buffer !== 'undefined';
@@ -243,6 +244,23 @@ describe('structuredClone: exact bytes', () => {
     expect(back[2].errors[0]).toBe(back[2]);
     // what msgpackr makes of the same bytes
     expect(Object.prototype.toString.call(new msgpackr.Unpackr(SC).unpack(p.pack(e)))).toBe('[object Object]');
+  });
+
+  test('record keys that msgpackr writes with an id, then as a pointer (more shapes than own ids, one recurring)', () => {
+    const v = [];
+    for (let i = 0; i < 70; i++) v.push({ ['k' + i]: i });
+    v.push({ k0: 'again' }, { k1: 'and again', nested: { k0: 1 } });
+    for (const options of [SC, { ...SC, maxOwnStructures: 2 }, { ...SC, sequential: true }]) {
+      // (each its own copy: msgpackr's Packr writes structures into the options given it)
+      const theirs = new msgpackr.Packr({ ...options }).pack(v);
+      expect(hex(theirs)).toContain('d670'); // (a pointer in place of keys)
+      expect(new Unpackr({ ...options }).unpack(theirs), JSON.stringify(options)).toEqual(v);
+      const ours = new Packr({ ...options }).pack(v);
+      expect(hex(ours)).toBe(hex(theirs));
+      expect(new Unpackr({ ...options }).unpack(ours)).toEqual(v);
+      // and across chunks (a definition whose keys have an id: decoded when the chunk completes it)
+      expect([...decodeIter(bytewise(theirs), { ...options })]).toEqual([v]);
+    }
   });
 
   test('structuredClone implies moreTypes unless moreTypes: false', () => {

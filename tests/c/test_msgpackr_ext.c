@@ -146,6 +146,47 @@ static void test_records(void) {
     tu_end();
 }
 
+/* msgpackr's structuredClone gives a record's keys array an id when it writes it twice: d6 69 id
+ * before the keys, d6 70 id (a pointer) as the keys of a later definition. */
+static void test_record_key_ids(void) {
+    tu_case("record keys with a structured-clone id, and pointers to them");
+    tu_dec x;
+    uint32_t tg[32], n;
+    /* [{a:1},{b:2},{c:3},{a:4}] with structuredClone and maxOwnStructures 2, as msgpackr writes it */
+    CHECK_ERR(dec(&x, "94d47240d6690000000191a16101d4724191a16202d4724091a16303d47241d6700000000104", 0), WP_OK);
+    n = tags(&x, tg, 32);
+    /* the first definition's keys are a value (RECDEF, then the prefix extension and the array);
+     * the pointer is a value too (an EXT for the host to resolve), and its record has one field */
+    uint32_t want[] = { WP_T_ARR, WP_T_RECDEF, WP_T_EXTP, WP_T_ARR, WP_T_STRA, WP_T_REC, WP_T_INT,
+                        WP_T_RECDEFS, WP_T_REC, WP_T_INT, WP_T_RECDEFS, WP_T_REC, WP_T_INT,
+                        WP_T_RECDEF, WP_T_EXT, WP_T_REC, WP_T_INT };
+    CHECK(n == sizeof want / sizeof want[0] && memcmp(tg, want, sizeof want) == 0, "tags (n=%u)", n);
+    CHECK(x.d.end == x.d.len, "end %u of %u", x.d.end, x.d.len);
+    CHECK(table_is_zero(), "undone");
+    tu_dec_free(&x);
+    /* two fields, a 16-bit keys head, and the pointer read after a message that had other ids */
+    CHECK_ERR(dec(&x, "93d47240d66900000002dc0002a161a1620102d4724191a16303d47240d67000000002" "0506", 0), WP_OK);
+    n = tags(&x, tg, 32);
+    CHECK(n >= 4 && tg[n - 3] == WP_T_REC && tg[n - 2] == WP_T_INT && tg[n - 1] == WP_T_INT, "two fields (n=%u)", n);
+    tu_dec_free(&x);
+    /* ids the table does not index (past len/6): the spill pairs */
+    CHECK_ERR(dec(&x, "92d47240d669ffffff0191a16101d47241d670ffffff0102", 0), WP_OK);
+    tu_dec_free(&x);
+    /* more such ids than the spill holds: the ones past it are not remembered, and a pointer to
+     * one of them is BAD_RECORD; a pointer to one it holds still reads */
+    for (uint32_t last = 0; last <= WP_SC_SPILL; last += WP_SC_SPILL) {
+        char hex[2048];
+        int at = 0;
+        for (uint32_t i = 0; i <= WP_SC_SPILL; i++) at += sprintf(hex + at, "d47200d669f00000%02x91a16101", (unsigned)i);
+        sprintf(hex + at, "d47201d670f00000%02x07", (unsigned)last);
+        CHECK_ERR(dec(&x, hex, WP_DEC_MULTIPLE), last < WP_SC_SPILL ? WP_OK : WP_ERR_BAD_RECORD);
+        if (last == WP_SC_SPILL) CHECK(x.d.err.offset == (uint32_t)at / 2u, "offset %u", x.d.err.offset);
+        CHECK(table_is_zero(), "undone");
+        tu_dec_free(&x);
+    }
+    tu_end();
+}
+
 static void test_bundles(void) {
     tu_case("bundles");
     tu_dec x;
@@ -261,6 +302,14 @@ static const struct { const char *hex; wp_err code; uint32_t offset; } BAD[] = {
     { "d66200000006d906a0a078787878", WP_ERR_BAD_BUNDLE, 6 },
     { "d66200000006c406a0a078787878", WP_ERR_BAD_BUNDLE, 6 },
     { "d66200000007c70501a0a0787878", WP_ERR_BAD_BUNDLE, 6 },
+    /* record keys with a structured-clone id (test_record_key_ids): a pointer to no keys with an
+     * id, an id with no array after it, and each cut */
+    { "d47240d6700000000101", WP_ERR_BAD_RECORD, 0 },
+    { "92d47240d6690000000291a16101d47241d6700000000102", WP_ERR_BAD_RECORD, 14 },
+    { "d47240d6690000000101", WP_ERR_BAD_RECORD, 0 },
+    { "d47240d669000000", WP_ERR_TRUNCATED, 0 }, { "d47240d66900000001", WP_ERR_TRUNCATED, 0 },
+    { "d47240d66900000001dc00", WP_ERR_TRUNCATED, 0 }, { "d47240d66900000001dd000000", WP_ERR_TRUNCATED, 0 },
+    { "d47240d6690000000192a161", WP_ERR_TRUNCATED, 9 },
     { "d473", WP_ERR_TRUNCATED, 0 },
     { "d47300", WP_ERR_TRUNCATED, 3 },
     { "91d47300", WP_ERR_TRUNCATED, 0 }, /* inside an array: the array is what is cut */
@@ -287,6 +336,7 @@ int main(void) {
     prefix_bit(XC.any, 0x73);
     prefix_bit(XC.any, 0x78);
     test_records();
+    test_record_key_ids();
     test_bundles();
     test_bundle_counts();
     test_prefix();

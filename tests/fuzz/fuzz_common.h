@@ -315,6 +315,10 @@ typedef struct fz_walk {
     /* MessagePack records: the table as the walk has it (fz_recs_init plus this call's
      * definitions); bundled strings: units in each bundle string and how many were taken */
     uint32_t *recs;
+    /* record keys with msgpackr's structuredClone id (d6 69 id before them): id -> key count, for
+     * a later definition whose keys are a pointer (d6 70 id) to them; the id of the keys being read */
+    uint32_t sc_id[256], sc_nk[256], nsc, sc_pending;
+    int sc_open;
     int bundle_on;
     uint32_t bu1, bu2, bp1, bp2;
     /* BIN entries, and EXT and EXTP entries but of types 0 and -1 (offset, length pairs), when
@@ -345,6 +349,24 @@ typedef struct fz_wframe {
     uint32_t key;             /* wrappers: at a key position */
     uint32_t hb;              /* RECDEF: defined with high byte 0 */
 } fz_wframe;
+
+static inline uint32_t fz_be32(const uint8_t *p) { return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3]; }
+
+/* An array (or run) of n items met inside the EXTP 0x69 that holds a record's keys: the keys,
+ * whose count the definition and a later pointer to their id take. */
+static inline void fz_sc_keys(fz_walk *x, fz_wframe *fr, size_t sp, uint32_t n) {
+    if (!x->sc_open || sp < 2 || fr[sp - 1].kind != WP_T_EXTP || fr[sp - 2].kind != WP_T_RECDEF || fr[sp - 2].remaining != 2) return;
+    x->sc_open = 0;
+    fr[sp - 2].k = n;
+    uint32_t i = 0;
+    while (i < x->nsc && x->sc_id[i] != x->sc_pending) i++;
+    if (i == x->nsc) {
+        if (x->nsc == 256) return; /* (a pointer to it then finds none, which the check below reports) */
+        x->nsc++;
+    }
+    x->sc_id[i] = x->sc_pending;
+    x->sc_nk[i] = n;
+}
 
 static inline int fz_wrapper(uint32_t kind) { return kind == WP_T_EXTP || kind == WP_T_BUNDLE; }
 static inline int fz_counts(uint32_t kind) { return !fz_wrapper(kind); } /* a nesting level */
@@ -439,6 +461,8 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
     x->bundle_on = 0;
     x->bu1 = x->bu2 = x->bp1 = x->bp2 = 0;
     x->recs = 0;
+    x->nsc = 0;
+    x->sc_open = 0;
     if (!cbor && d->records) {
         x->recs = (uint32_t *)malloc(sizeof fz_recs);
         if (!x->recs) abort();
@@ -482,7 +506,9 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
         if (top && top->kind == WP_T_BUNDLE && top->remaining >= 2)
             FZ_CHECK(tag == WP_T_STRA || tag == WP_T_STRU, "bundle string %u is tag %u (word %u)", 4 - top->remaining, tag, at);
         if (top && top->kind == WP_T_RECDEF) {
-            if (top->remaining == 2) FZ_CHECK(tag == WP_T_ARR || tag == WP_T_NUMRUN || tag == WP_T_SCALARRUN, "record keys of tag %u (word %u)", tag, at);
+            /* (or msgpackr's structuredClone id before them, or a pointer to keys with an id) */
+            if (top->remaining == 2) FZ_CHECK(tag == WP_T_ARR || tag == WP_T_NUMRUN || tag == WP_T_SCALARRUN || (tag == WP_T_EXTP && p == 0x69) || (tag == WP_T_EXT && p == 0x70),
+                                              "record keys of tag %u (word %u)", tag, at);
             else FZ_CHECK(tag == WP_T_REC && p == top->sid, "after the keys of record slot %u: tag %u p %u (word %u)", top->sid, tag, p, at);
         }
         if (is_key) {
@@ -717,9 +743,20 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             FZ_CHECK(x->limit - x->i >= 2, "EXT past the end");
             uint32_t n = w[x->i], off = w[x->i + 1];
             x->i += 2;
+            const int rec_keys = top && top->kind == WP_T_RECDEF && top->remaining == 2;
+            if (rec_keys) {
+                /* keys that are a pointer to keys with a structuredClone id (d6 70 id): C reads
+                 * the id (never a hole: the host makes none of a fixext's bytes) */
+                FZ_CHECK(p == 0x70 && n == 4 && off + 4u <= d->len, "record keys in an EXT of type %u (length %u)", p, n);
+                const uint32_t id = fz_be32(d->in + off);
+                uint32_t i = 0;
+                while (i < x->nsc && x->sc_id[i] != id) i++;
+                FZ_CHECK(i < x->nsc, "record keys: a pointer to id %u, which no keys had", id);
+                top->k = x->sc_nk[i];
+            }
             FZ_CHECK(p <= 0xff, "EXT type %u", p);
             FZ_CHECK(off <= d->len && n <= d->len - off, "EXT outside the input");
-            if (p != 0 && p != 0xff) fz_note_bin(x, off, n);
+            if (p != 0 && p != 0xff && !rec_keys) fz_note_bin(x, off, n);
             {
                 const wp_ext_config *xc = d->ext;
                 int raw = xc && fz_bit(xc->raw, p);
@@ -739,6 +776,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             uint32_t a = (x->i + 1) & ~1u;
             FZ_CHECK(n >= 2, "NUMRUN of %u", n);
             if (top && top->kind == WP_T_RECDEF) top->k = n;
+            fz_sc_keys(x, fr, sp, n);
             fz_lim(x, FZ_LIM_ARR, n);
             FZ_CHECK(a <= x->limit && n <= (x->limit - a) / 2, "NUMRUN past the end");
             FZ_CHECK(a == x->i || w[x->i] == 0, "NUMRUN pad not zero");
@@ -774,6 +812,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             if (tag == WP_T_OBJ) FZ_CHECK(as_obj, "OBJ without WP_DEC_MAPS_AS_OBJECTS");
             if (tag != WP_T_ARR) FZ_CHECK(n <= 0x7fffffffu, "map of %u pairs", n);
             if (top && top->kind == WP_T_RECDEF) top->k = n;
+            if (tag == WP_T_ARR) fz_sc_keys(x, fr, sp, n);
             fz_lim(x, tag == WP_T_ARR ? FZ_LIM_ARR : FZ_LIM_MAP, n);
             if (c) { fz_buf_u8(c, tag == WP_T_ARR ? 'A' : tag == WP_T_MAP ? 'M' : 'O'); fz_buf_u32(c, n); }
             if (et) fz_et_len(et, tag == WP_T_ARR ? WP_E_ARR : WP_E_MAP, n);
@@ -947,10 +986,18 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
             FZ_CHECK(x->limit - x->i >= 2, "EXTP past the end");
             uint32_t n = w[x->i], off = w[x->i + 1];
             x->i += 2;
+            const int rec_keys = top && top->kind == WP_T_RECDEF && top->remaining == 2;
+            if (rec_keys) {
+                /* a record's keys with a structuredClone id (d6 69 id, which C reads): the array
+                 * comes next */
+                FZ_CHECK(p == 0x69 && n == 4 && off + 4u <= d->len, "record keys in an EXTP of type %u (length %u)", p, n);
+                x->sc_open = 1;
+                x->sc_pending = fz_be32(d->in + off);
+            }
             FZ_CHECK(p <= 0xff, "EXTP type %u", p);
             FZ_CHECK(fz_bit(d->ext->any, p) || (fz_bit(d->ext->fix1, p) && n == 1), "EXTP of type %u (length %u) not prefix", p, n);
             FZ_CHECK(off <= d->len && n <= d->len - off, "EXTP outside the input");
-            if (p != 0 && p != 0xff) fz_note_bin(x, off, n);
+            if (p != 0 && p != 0xff && !rec_keys) fz_note_bin(x, off, n);
             fz_lim(x, FZ_LIM_EXT, n);
             if (c) { fz_buf_u8(c, 'P'); fz_buf_u8(c, p); fz_buf_u32(c, n); fz_buf_put(c, d->in + off, n); }
             if (et) x->skip = 1;

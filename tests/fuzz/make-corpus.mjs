@@ -208,6 +208,7 @@ const mpExtHex = {
   'rec-def-d5-hb0': '92d572620092a161a162010262000304', 'rec-two-byte-undefined': '924205c0', 'rec-def-d5-neg': '92d572430192a161a16201024301c0',
   'rec-def-redefine': '93d4724091a161c0d4724092a161a1620102c3', 'rec-def-cut': 'd47240', 'rec-def-keys-cut': 'd4724092a161',
   'rec-key-position': '81d4724091a16101c3', 'rec-def-numkeys': 'd472409201020304',
+  'rec-keys-id-ptr': '92d47240d6690000000191a16101d47241d6700000000102', 'rec-keys-ptr-none': 'd47240d6700000000101',
   'bundle-min': 'd66200000006c101a0a161', 'bundle-neg': 'd66200000006c1ffa161a0', 'bundle-past': 'd66200000006c102a0a161',
   'bundle-no-strings': 'd66200000006c0', 'bundle-offset-inside': 'd66200000002c0a0a0', 'bundle-key': '81d66200000007c101c3a0a161',
   'bundle-c1-no-bundle': '92c101c0', 'bundle-cut-ref': 'd66200000006c1',   'prefix-set': 'd4730091c0', 'prefix-set-bad': 'd47300c0', 'prefix-error': 'd4650093a14561a1c0', 'prefix-regexp': 'd4780092a161a167',

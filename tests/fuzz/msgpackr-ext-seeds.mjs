@@ -91,5 +91,10 @@ export function msgpackrExtSeeds() {
   add('clone-cycle-map', clone.pack(m));
   add('clone-cycle-set', clone.pack(s));
   add('clone-records', cloneRec.pack({ list: [o, o], sh: [shared, shared], m }));
+  // more shapes than own record ids, one recurring: its keys get an id, then a pointer
+  const recurring = [];
+  for (let i = 0; i < 3; i++) recurring.push({ ['k' + i]: i });
+  recurring.push({ k0: 'again' });
+  add('clone-record-keys', new Packr({ structuredClone: true, maxOwnStructures: 2 }).pack(recurring));
   return out;
 }
