@@ -442,6 +442,10 @@ export class Decoder extends Unpackr {
     if (o && (o.keyMap || o._keyMap) && !o.useRecords) o = { ...o, useRecords: false, mapsAsObjects: true };
     super(o);
     this.cbor = true;
+    /** bignums (tags 2, 3): as int64AsType says when given; cbor-x's int64AsNumber, which gives
+     * it 'number', is for 8-byte heads only (cbor-x keeps bignums BigInts, exact) */
+    /** @type {string} */
+    this.bignumAs = (o && o.int64AsType) || 'bigint';
     /** @type {boolean} */
     this.packOption = !!(o && o.pack);
     /** @type {Record<string, any> | null} */
@@ -1153,7 +1157,7 @@ export class Decoder extends Unpackr {
 
   /** @param {bigint} v */
   bignum(v) {
-    switch (this.int64AsType) {
+    switch (this.bignumAs) {
       case 'number': return Number(v);
       case 'string': return v.toString();
       case 'auto': return v >= -9007199254740992n && v <= 9007199254740992n ? Number(v) : v;
