@@ -8,7 +8,9 @@ import * as cborx from 'cbor-x';
 
 const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 const fromHex = (h) => new Uint8Array(h.match(/../g).map((x) => parseInt(x, 16)));
-const sc = new Encoder({ structuredClone: true });
+// (records off: the tags 28/29 around plain maps; with records, as new Encoder({ structuredClone:
+// true }) writes them by default, below)
+const sc = new Encoder({ structuredClone: true, useRecords: false });
 
 describe('structuredClone', () => {
   test('exact bytes: the first occurrence is shareable, later ones refer to it', () => {
@@ -17,6 +19,31 @@ describe('structuredClone', () => {
     expect(diagnose(sc.encode([a, a, [a]]))).toBe('[28({"x": 1}), 29(0), [29(0)]]');
     // objects met once are written plainly, with nothing reserved
     expect(hex(sc.encode({ plain: [1, 2] }))).toBe(hex(new Encoder({ useRecords: false }).encode({ plain: [1, 2] })));
+  });
+
+  test('with records (the default of new Encoder, as cbor-x): the same options\' Decoder gives objects and Maps back, cycles and all', () => {
+    const o = { name: 'c', list: [] };
+    o.self = o;
+    o.list.push(o, { up: o });
+    const m = new Map([['me', o]]);
+    m.set('self', m);
+    const v = { o, m, again: o };
+    const enc = new Encoder({ structuredClone: true });
+    expect(enc.useRecords).toBe(true);
+    const bytes = enc.encode(v);
+    const theirs = new cborx.Encoder({ structuredClone: true }).encode(v);
+    for (const b of [bytes, theirs]) {
+      for (const back of [new Decoder({ structuredClone: true }).decode(b), new cborx.Decoder({ structuredClone: true }).decode(b), enc.decode(b)]) {
+        expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+        expect(back.o.self).toBe(back.o);
+        expect(back.o.list[1].up).toBe(back.o);
+        expect(back.again).toBe(back.o);
+        expect(back.m).toBeInstanceOf(Map);
+        expect(back.m.get('me')).toBe(back.o);
+      }
+      // (cbor-x's decoder gives {} for a reference from a Map to itself)
+      for (const back of [new Decoder({ structuredClone: true }).decode(b), enc.decode(b)]) expect(back.m.get('self')).toBe(back.m);
+    }
   });
 
   test('indexes follow the order of first occurrences, whatever order the references come in', () => {

@@ -1228,9 +1228,8 @@ export class Decoder extends Unpackr {
  * @property {boolean} [skipFunction] leave out object properties whose values are functions (cbor-x)
  * @property {boolean} [useTimestamp32] Dates in 0..2^32 s as whole seconds, milliseconds dropped (cbor-x)
  * @property {boolean} [useRecords] cbor-x's record extension (objects as tag 0xdfff definitions
- *   and 0xe000+id references). Default: on for `new Encoder()`, off for `encode` (as cbor-x);
- *   off with wirepack's own deterministic and indefiniteLengths, and with structuredClone (the
- *   decoder does not rebuild cycles through records yet)
+ *   and 0xe000+id references). Default: on for `new Encoder()` (structuredClone too), off for
+ *   `encode` (as cbor-x); off with wirepack's own deterministic and indefiniteLengths
  * @property {any[]} [structures] shared record structures (arrays of keys), updated as new ones
  *   are met (up to maxSharedStructures)
  * @property {() => any} [getStructures] loads the saved shared structures ({structures, version})
@@ -1348,7 +1347,7 @@ export class Encoder extends Packr {
     this.useRecordsOption = (o.keyMap || o._keyMap) && !o.useRecords ? false : o.useRecords;
     /** @type {boolean} */
     this.useRecords = this.useRecordsOption !== undefined ? this.useRecordsOption !== false
-      : hasShared || o.sequential === true || (DEFAULT_USE_RECORDS && !this.structuredClone && !this.deterministic && !this.indefiniteLengths);
+      : hasShared || o.sequential === true || (DEFAULT_USE_RECORDS && !this.deterministic && !this.indefiniteLengths);
     // cbor-x: Maps get tag 259 when maps decode as objects (records off), else only when asked
     const mapsAsObjects = o.mapsAsObjects !== undefined ? o.mapsAsObjects : !this.useRecords;
     this.useTag259ForMaps = mapsAsObjects ? o.useTag259ForMaps !== false : o.useTag259ForMaps === true;
