@@ -121,6 +121,33 @@ describe('keyMap', () => {
     expect(decode(new Encoder({ keyMap: senmlKeys }).encode({ t: 1 }))).toEqual({ 6: 1 });
   });
 
+  test('with structuredClone: shared values stay one value, Maps from tag 259 stay Maps, and cycles come back (no stack overflow)', () => {
+    const options = { keyMap: { name: 'n', id: 'i' }, structuredClone: true };
+    const inner = new Map([['', 0], [0, null], ['name', 'm']]);
+    const set = new Set([new Map([[0, [{ name: inner }]]])]);
+    const o = { name: 'o', id: 1 };
+    o.self = o;
+    const m = new Map([[1, o]]);
+    m.set('me', m);
+    o.m = m;
+    const value = { a: inner, again: inner, s: set, s2: set, o };
+    const bytes = new Encoder({ ...options }).encode(value);
+    for (const back of [new Decoder({ ...options }).decode(bytes), new Decoder({ ...options }).decode(new cborx.Encoder({ ...options }).encode(value))]) {
+      expect(back.a).toBeInstanceOf(Map);
+      expect([...back.a]).toEqual([['', 0], [0, null], ['name', 'm']]);
+      expect(back.again).toBe(back.a);
+      expect(back.s2).toBe(back.s);
+      const deep = [...back.s][0].get(0)[0].name;
+      expect(deep).toBeInstanceOf(Map);
+      expect(deep).toBe(back.a);
+      expect(back.o.self).toBe(back.o);
+      expect(back.o.name).toBe('o');
+      expect(back.o.m).toBeInstanceOf(Map);
+      expect(back.o.m.get('me')).toBe(back.o.m);
+      expect(back.o.m.get(1)).toBe(back.o);
+    }
+  });
+
   test('decodeMultiple maps keys of every item', () => {
     const e = new Encoder({ keyMap: senmlKeys });
     const bytes = new Uint8Array([...e.encode({ t: 1 }), ...e.encode([{ v: 2 }])]);

@@ -651,40 +651,52 @@ export class Decoder extends Unpackr {
 
   /**
    * keyMap: maps (which arrive as Maps) become objects with their keys mapped back; Maps from
-   * tag 259 stay Maps; a map with a key that cannot be a property name stays a Map.
+   * tag 259 stay Maps; a map with a key that cannot be a property name stays a Map. Each value
+   * is visited once (`seen`: what it became), so that shared values (structuredClone) stay one
+   * value and cycles end; containers that stay what they are change in place.
    * @param {any} v
+   * @param {Map<object, any>} [seen]
    * @returns {any}
    */
-  unmapKeys(v) {
+  unmapKeys(v, seen = new Map()) {
     if (v === null || typeof v !== 'object') return v;
+    const done = seen.get(v);
+    if (done !== undefined) return done;
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) v[i] = this.unmapKeys(v[i]);
+      seen.set(v, v);
+      for (let i = 0; i < v.length; i++) v[i] = this.unmapKeys(v[i], seen);
       return v;
     }
     if (v instanceof Map) {
       const keep = this.st !== null && this.st.keep !== null && this.st.keep.has(v);
+      const entries = [...v];
       if (!keep && this.mapsAsObjects && propertyKeys(v)) {
         /** @type {Record<string, unknown>} */
         const o = {};
-        for (const [k, x] of v) setProp(o, propKey(this.decodeKey(k)), this.unmapKeys(x));
+        seen.set(v, o);
+        for (const [k, x] of entries) setProp(o, propKey(this.decodeKey(k)), this.unmapKeys(x, seen));
         return o;
       }
-      const m = new Map();
-      for (const [k, x] of v) m.set(keep ? k : this.decodeKey(k), this.unmapKeys(x));
-      return m;
+      seen.set(v, v);
+      v.clear();
+      for (const [k, x] of entries) v.set(keep ? k : this.decodeKey(k), this.unmapKeys(x, seen));
+      return v;
     }
     if (v instanceof Set) {
-      const s = new Set();
-      for (const x of v) s.add(this.unmapKeys(x));
-      return s;
+      seen.set(v, v);
+      const items = [...v];
+      v.clear();
+      for (const x of items) v.add(this.unmapKeys(x, seen));
+      return v;
     }
+    seen.set(v, v);
     if (v instanceof Tag) {
-      v.value = this.unmapKeys(v.value);
+      v.value = this.unmapKeys(v.value, seen);
       return v;
     }
     const proto = Object.getPrototypeOf(v);
     if (proto === Object.prototype || proto === null) {
-      for (const k of Object.keys(v)) v[k] = this.unmapKeys(v[k]);
+      for (const k of Object.keys(v)) v[k] = this.unmapKeys(v[k], seen);
     }
     return v;
   }
@@ -888,11 +900,14 @@ export class Decoder extends Unpackr {
         case 259:
           if (value instanceof Map) {
             if (this.mapKey === null) return value;
+            // keyMap: the Map stays one, with its keys mapped back; in place, as references to
+            // it (28/29) may hold it already
             const st = this.state();
-            const m = new Map();
-            for (const [k, x] of value) m.set(this.decodeKey(k), x);
-            (st.keep || (st.keep = new WeakSet())).add(m);
-            return m;
+            const entries = [...value];
+            value.clear();
+            for (const [k, x] of entries) value.set(this.decodeKey(k), x);
+            (st.keep || (st.keep = new WeakSet())).add(value);
+            return value;
           }
           break;
         case 55799: return value;

@@ -1101,7 +1101,8 @@ export class TapeReader {
           into.set(k, this.v());
         }
       }
-      return into;
+      // (a Map, as tag 259 makes it: under keyMap its keys are mapped back, in place)
+      return wrap === 259 ? this.opts.decodeTag(259, into, this) : into;
     }
     if (wrap === 105 || wrap === 0xdfff || (wrap >= 0xe000 && wrap <= 0xffff && !this.opts.recordUndefined(wrap))) {
       // a CBOR record (cbor-x): the object is made after its values, which may refer to it, so
