@@ -148,6 +148,17 @@ describe('keyMap', () => {
     }
   });
 
+  test('mapsAsObjects: false does not stop a keyMap from tagging Maps 259 (maps decode as objects under a keyMap), as cbor-x', () => {
+    const m = new Map([['', new Map([[1, 2]])], [0, 0]]);
+    const options = { keyMap: { name: 'n' }, mapsAsObjects: false };
+    const bytes = new Encoder({ ...options }).encode(m);
+    expect(hex(bytes)).toBe(hex(new cborx.Encoder({ ...options }).encode(m)));
+    const back = new Decoder({ ...options }).decode(bytes);
+    expect(back).toBeInstanceOf(Map);
+    expect([...back.keys()]).toEqual(['', 0]);
+    expect(back.get('')).toBeInstanceOf(Map);
+  });
+
   test('decodeMultiple maps keys of every item', () => {
     const e = new Encoder({ keyMap: senmlKeys });
     const bytes = new Uint8Array([...e.encode({ t: 1 }), ...e.encode([{ v: 2 }])]);

@@ -1363,8 +1363,10 @@ export class Encoder extends Packr {
     /** @type {boolean} */
     this.useRecords = this.useRecordsOption !== undefined ? this.useRecordsOption !== false
       : hasShared || o.sequential === true || (DEFAULT_USE_RECORDS && !this.deterministic && !this.indefiniteLengths);
-    // cbor-x: Maps get tag 259 when maps decode as objects (records off), else only when asked
-    const mapsAsObjects = o.mapsAsObjects !== undefined ? o.mapsAsObjects : !this.useRecords;
+    // cbor-x: Maps get tag 259 when maps decode as objects (records off), else only when asked;
+    // a keyMap without records makes maps decode as objects whatever mapsAsObjects says (the
+    // Decoder's rule, which cbor-x's Encoder inherits)
+    const mapsAsObjects = (o.keyMap || o._keyMap) && !o.useRecords ? true : o.mapsAsObjects !== undefined ? o.mapsAsObjects : !this.useRecords;
     this.useTag259ForMaps = mapsAsObjects ? o.useTag259ForMaps !== false : o.useTag259ForMaps === true;
 
     // records (cbor-x's state lives on the encoder and persists between calls)
