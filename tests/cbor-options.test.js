@@ -63,6 +63,21 @@ describe('maps and records defaults', () => {
   });
 });
 
+describe('largeBigIntToFloat', () => {
+  test('BigInts beyond the 64-bit forms (cbor-x counts -2^64 among them) become the nearest double; the others stay integers', () => {
+    const enc = new Encoder({ largeBigIntToFloat: true });
+    for (const v of [2n ** 64n, -(2n ** 64n), -(2n ** 64n) - 1n, 2n ** 70n, 3n ** 50n, -(3n ** 50n)]) {
+      const bytes = enc.encode(v);
+      expect(decode(bytes), String(v)).toBe(Number(v));
+      expect(cborx.decode(bytes)).toBe(Number(v));
+      expect(decode(new cborx.Encoder({ largeBigIntToFloat: true }).encode(v))).toBe(Number(v));
+    }
+    for (const v of [2n ** 64n - 1n, -(2n ** 63n), 5n]) expect(decode(enc.encode(v)), String(v)).toBe(v);
+    // without it: exact
+    expect(decode(new Encoder().encode(2n ** 70n))).toBe(2n ** 70n);
+  });
+});
+
 describe('the MessagePack method names the classes inherit', () => {
   test('pack/unpack and unpackMultiple of an Encoder and a Decoder are CBOR, as encode/decode(Multiple), keyMap included', () => {
     const value = { alpha: 'beta', list: [{ alpha: 1 }, { alpha: 2 }] };

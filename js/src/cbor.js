@@ -6,7 +6,7 @@
  */
 import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, freezeDecoded, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS, F_CBOR_SHARED, F_CBOR_PACKED, MARK_FIRST_LO } from './decode.js';
 import {
-  Packr, Tape, IdQueue, writeBytes, writeHeader, writeString, FLOAT32_OPTIONS,
+  Packr, Tape, IdQueue, writeBytes, writeHeader, writeString, writeF64, FLOAT32_OPTIONS,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
 } from './encode.js';
 import { diagnose } from './diagnose.js';
@@ -1992,6 +1992,12 @@ export class Encoder extends Packr {
 
   /** @param {Tape} T @param {bigint} v */
   writeBigInt(T, v) {
+    // cbor-x's largeBigIntToFloat: a BigInt beyond its 64-bit forms (−2^64 included, as cbor-x
+    // counts it) as a float, the nearest double (written as the shortest float that holds it)
+    if (this.largeBigIntToFloat && (v >= TWO64 || v <= -TWO64)) {
+      writeF64(T, Number(v));
+      return;
+    }
     if (T.p + 4 > T.cap) T.grow(4);
     /** @param {number} tag @param {bigint} u */
     const put = (tag, u) => {
