@@ -63,6 +63,18 @@ describe('maps and records defaults', () => {
   });
 });
 
+describe('Dates and the float options', () => {
+  test('useFloat32 and alwaysUseFloat leave a Date\'s seconds exact (a float32 lost its milliseconds)', () => {
+    for (const ms of [33771872, 1733554800123, -1, -86400000, 0, 8.64e15]) {
+      for (const options of [{ useFloat32: FLOAT32_OPTIONS.ALWAYS }, { useFloat32: FLOAT32_OPTIONS.DECIMAL_ROUND }, { useFloat32: FLOAT32_OPTIONS.DECIMAL_FIT }, { alwaysUseFloat: true }]) {
+        const bytes = new Encoder(options).encode(new Date(ms));
+        expect(decode(bytes).getTime(), `${ms} ${JSON.stringify(options)}`).toBe(ms);
+        expect(cborx.decode(bytes).getTime()).toBe(ms);
+      }
+    }
+  });
+});
+
 describe('largeBigIntToFloat', () => {
   test('BigInts beyond the 64-bit forms (cbor-x counts -2^64 among them) become the nearest double; the others stay integers', () => {
     const enc = new Encoder({ largeBigIntToFloat: true });

@@ -47,7 +47,7 @@ const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
 // Encode tags (csrc/wirepack.h)
 const E_U64 = 9, E_I64 = 8, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_TAG = 18, E_SIMPLE = 19, E_N64 = 20;
-const E_F64 = 6, E_UINT = 5, E_PAD = 21, E_BOFF = 40, E_BHERE = 41;
+const E_F64 = 6, E_UINT = 5, E_INT = 4, E_PAD = 21, E_BOFF = 40, E_BHERE = 41;
 const ESC = 0xffffff;
 
 /** A tagged value of a tag wirepack does not interpret; encodes back to the same tag. */
@@ -2191,8 +2191,18 @@ export class Encoder extends Packr {
       // epoch seconds: an integer when whole (it goes out as an integer), else a float, as
       // cbor-x writes them; an invalid Date gives NaN, which decodes back to an invalid Date.
       // useTimestamp32 (cbor-x): whole seconds, milliseconds dropped, when in 0..2^32-1
-      const sec = o.getTime() / 1000;
-      this.write(T, this.useTimestamp32 === true && sec >= 0 && sec < 4294967296 ? Math.floor(sec) : sec, depth);
+      // The seconds go out exactly, whatever useFloat32 or alwaysUseFloat say of numbers (as
+      // cbor-x writes them: uint32 or float64): a float32 lost the milliseconds.
+      const ms = o.getTime();
+      const sec = this.useTimestamp32 === true && ms >= 0 && ms < 4294967296000 ? Math.floor(ms / 1000) : ms / 1000;
+      if ((sec >>> 0) === sec || (sec >> 0) === sec) {
+        if (T.p + 2 > T.cap) T.grow(2);
+        T.u32[T.p] = sec >= 0 ? E_UINT : E_INT;
+        T.u32[T.p + 1] = sec;
+        T.p += 2;
+      } else {
+        writeF64(T, sec);
+      }
       return;
     }
     if (o instanceof Tag) {
