@@ -76,7 +76,11 @@ function lossy(c) {
   if (typeof c.big === 'string') return [Number(BigInt(c.big))];
   if (typeof c.date === 'number') return [{ date: Math.floor(c.date / 1000) * 1000 }];
   if (Array.isArray(c.map) && c.map.every(([k]) => typeof k === 'string' || typeof k === 'number')) {
-    return [{ kv: c.map.map(([k, v]) => [String(k), v]) }];
+    // (as an object orders them: array-index keys first, ascending)
+    const index = (k) => /^(0|[1-9][0-9]*)$/.test(k) && Number(k) < 4294967295;
+    const entries = c.map.map(([k, v]) => [String(k), v]);
+    const first = entries.filter(([k]) => index(k)).sort((a, b) => Number(a[0]) - Number(b[0]));
+    return [{ kv: [...first, ...entries.filter(([k]) => !index(k))] }];
   }
   return [];
 }
