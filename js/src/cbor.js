@@ -169,10 +169,8 @@ function bytesFromBig(v) {
   return out;
 }
 
-/* ------------------------------------------------------------------ records, packing */
+/* ------------------------------------------------------------------ Errors (tag 27) */
 
-// cbor-x's record extension (github.com/kriszyp/cbor-records) and Packed CBOR
-// (draft-ietf-cbor-packed), as cbor-x 1.6.9 writes and reads them.
 /**
  * An Error's options (tag 27's third element) decoded as a Map: its cause and errors, the only
  * fields the Error takes (a plain object, so that no key of the Map reaches a prototype).
@@ -187,6 +185,10 @@ function errorOptions(m) {
   return o;
 }
 
+/* ------------------------------------------------------------------ records, packing */
+
+// cbor-x's record extension (github.com/kriszyp/cbor-records) and Packed CBOR
+// (draft-ietf-cbor-packed), as cbor-x 1.6.9 writes and reads them.
 const LEGACY_RECORD = 105;          // [id, keys, ...values], read after its item (as cbor-x)
 const RECORD_DEFINITIONS = 0xdffe;  // [firstId, keys0, keys1, ..., value]
 const RECORD_INLINE = 0xdfff;       // [id, keys, ...values]: defines id, and is the first record
@@ -2188,11 +2190,10 @@ export class Encoder extends Packr {
     }
     if (o instanceof Date) {
       this.writeTag(T, 1);
-      // epoch seconds: an integer when whole (it goes out as an integer), else a float, as
-      // cbor-x writes them; an invalid Date gives NaN, which decodes back to an invalid Date.
-      // useTimestamp32 (cbor-x): whole seconds, milliseconds dropped, when in 0..2^32-1
-      // The seconds go out exactly, whatever useFloat32 or alwaysUseFloat say of numbers (as
-      // cbor-x writes them: uint32 or float64): a float32 lost the milliseconds.
+      // epoch seconds, exactly, whatever useFloat32 or alwaysUseFloat say of numbers (a float32
+      // lost the milliseconds; cbor-x writes uint32 or float64): an integer when whole and within
+      // 32 bits, else the double; an invalid Date gives NaN, which decodes back to an invalid
+      // Date. useTimestamp32 (cbor-x): whole seconds, milliseconds dropped, when in 0..2^32-1
       const ms = o.getTime();
       const sec = this.useTimestamp32 === true && ms >= 0 && ms < 4294967296000 ? Math.floor(ms / 1000) : ms / 1000;
       if ((sec >>> 0) === sec || (sec >> 0) === sec) {
