@@ -374,7 +374,7 @@ WP_INLINE uint32_t wp_rec_undo_words(uint32_t len) { return len / 2u + 4u; }
  * twice in a message (a definition, then the same keys defined again after their record id was
  * reused): the first definition's keys come as d6 69 <id> then the array, the second's as the
  * pointer d6 70 <id>. The decoder remembers each such id's key count (wp_mp_sc_keys): a table
- * indexed by id for ids below WP_SC_DENSE(len) (msgpackr numbers ids from 1 in a message, and
+ * indexed by id for ids below wp_sc_dense(len) (msgpackr numbers ids from 1 in a message, and
  * each takes 6 bytes of it), and WP_SC_SPILL pairs for others. Word 0: 0 until the call's first
  * id (the table is then cleared), else 1 + the pairs used. */
 #define WP_SC_SPILL 16u
@@ -639,6 +639,12 @@ WP_INLINE void wp_dec_reset(wp_decoder *d, const wp_tables *tb) {
 /* The n bytes at input offset off of a binary or extension, skipped unread: false when they are
  * not the next hole exactly but reach past that hole's start (wirepack.h, wp_decoder.holes).
  * Called only when the decoder has holes. */
+/* Whether bytes before `end` (from where the last skipped hole ended) reach into the next hole,
+ * without skipping it: for bytes C reads that are only sometimes an item of their own. */
+WP_INLINE bool wp_hole_reached(const wp_decoder *d, uint32_t end) {
+    return d->holes_seen < d->nholes && end > d->holes[2u * d->holes_seen];
+}
+
 WP_INLINE bool wp_hole_skip(wp_decoder *d, uint32_t off, uint32_t n) {
     const uint32_t i = d->holes_seen;
     if (i >= d->nholes || (uint64_t)off + n <= d->holes[2 * i]) return true;

@@ -153,7 +153,6 @@ static bool wp_mp_undef_ext(const wp_reader *r, uint32_t start, uint32_t b, cons
     return n == 1 && r->len - start > hl && r->base[start + hl] == 0;
 }
 
-/* Undo the record definitions of a call (pairs of slot, old value; newest last). */
 /* The key counts of record keys with a structuredClone id (wp_rec_sc_words): op 0 remembers id's
  * count nk (an id past the table, once the spill pairs are used, is not remembered: a pointer to
  * it is then BAD_RECORD, as any pointer to keys no definition gave); op 1 returns it, or
@@ -184,6 +183,7 @@ static __attribute__((noinline)) uint32_t wp_mp_sc_keys(uint32_t *sc, uint32_t d
     return nk;
 }
 
+/* Undo the record definitions of a call (pairs of slot, old value; newest last). */
 static void wp_rec_undo(uint32_t *recs, const uint32_t *undo, uint32_t n) {
     while (n >= 2) {
         n -= 2;
@@ -656,7 +656,7 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                     if (!wp_rd_has(&r, 6)) FAIL(WP_ERR_TRUNCATED, start);
                     /* (the id is an extension's data, which the host may have left out as a hole:
                      * then again with every byte) */
-                    if (wp_unlikely(d->nholes != 0) && d->holes_seen < d->nholes && r.pos + 6u > d->holes[2u * d->holes_seen]) FAIL(WP_ERR_HOLE, start);
+                    if (wp_unlikely(d->nholes != 0) && wp_hole_reached(d, r.pos + 6u)) FAIL(WP_ERR_HOLE, start);
                     const uint32_t st = r.base[r.pos + 1];
                     sc_id = wp_be32(wp_rd_ptr(&r) + 2);
                     if (st == 0x69 && wp_bit(xc->any, 0x69)) {

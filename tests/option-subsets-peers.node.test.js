@@ -67,8 +67,6 @@ function norm(x, seen = new Set()) {
   }
 }
 
-const text = (x) => JSON.stringify(norm(x));
-
 /** @param {any} c a normalized node @returns {any[]} what an option's documented loss makes of it */
 function lossy(c) {
   if (typeof c === 'number') return [Math.fround(c)];

@@ -101,13 +101,14 @@ function heldBytes(chunks) {
  * @param {Unpackr} unpackr
  * @param {Uint8Array | null} held the bytes held before the push (the first value's start)
  * @param {Uint8Array} bytes the pushed bytes, which start at `start` in the stream
- * @param {number} start @param {number} n @param {number} length the stream's length so far
+ * @param {number} start @param {number} n (at least 1) @param {number} length the stream's length so far
  */
 function extraBytesAfter(unpackr, held, bytes, start, n, length) {
-  let from = held === null ? bytes : new Uint8Array(held.length + bytes.length);
-  if (held !== null) { from.set(held); from.set(bytes, held.length); }
-  let end = n > 0 ? -1 : 0, seen = 0;
-  if (n > 0) try {
+  const heldLength = held === null ? 0 : held.length;
+  const from = held === null ? bytes : new Uint8Array(heldLength + bytes.length);
+  if (held !== null) { from.set(held); from.set(bytes, heldLength); }
+  let end = -1, seen = 0;
+  try {
     unpackr.unpackMultiple(from, (_v, _start, e) => {
       if (++seen < n) return true;
       end = e;
@@ -116,7 +117,6 @@ function extraBytesAfter(unpackr, held, bytes, start, n, length) {
   } catch {
     // (a malformed value after the n-th: its end is known by then)
   }
-  const heldLength = held === null ? 0 : held.length;
   return extraBytes(end < 0 ? start : start - heldLength + end, length);
 }
 

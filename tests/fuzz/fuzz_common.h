@@ -350,8 +350,6 @@ typedef struct fz_wframe {
     uint32_t hb;              /* RECDEF: defined with high byte 0 */
 } fz_wframe;
 
-static inline uint32_t fz_be32(const uint8_t *p) { return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3]; }
-
 /* An array (or run) of n items met inside the EXTP 0x69 that holds a record's keys: the keys,
  * whose count the definition and a later pointer to their id take. */
 static inline void fz_sc_keys(fz_walk *x, fz_wframe *fr, size_t sp, uint32_t n) {
@@ -748,7 +746,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
                 /* keys that are a pointer to keys with a structuredClone id (d6 70 id): C reads
                  * the id (never a hole: the host makes none of a fixext's bytes) */
                 FZ_CHECK(p == 0x70 && n == 4 && off + 4u <= d->len, "record keys in an EXT of type %u (length %u)", p, n);
-                const uint32_t id = fz_be32(d->in + off);
+                const uint32_t id = wp_be32(d->in + off);
                 uint32_t i = 0;
                 while (i < x->nsc && x->sc_id[i] != id) i++;
                 FZ_CHECK(i < x->nsc, "record keys: a pointer to id %u, which no keys had", id);
@@ -992,7 +990,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
                  * comes next */
                 FZ_CHECK(p == 0x69 && n == 4 && off + 4u <= d->len, "record keys in an EXTP of type %u (length %u)", p, n);
                 x->sc_open = 1;
-                x->sc_pending = fz_be32(d->in + off);
+                x->sc_pending = wp_be32(d->in + off);
             }
             FZ_CHECK(p <= 0xff, "EXTP type %u", p);
             FZ_CHECK(fz_bit(d->ext->any, p) || (fz_bit(d->ext->fix1, p) && n == 1), "EXTP of type %u (length %u) not prefix", p, n);
