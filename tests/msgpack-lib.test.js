@@ -262,6 +262,15 @@ describe('decode: the values @msgpack/msgpack reads', () => {
       expect(run(() => lib.decode(data, { [k]: 2 })).error, k).toBe('DecodeError');
       expect(norm(ours.decode(data, { [k]: 3 }))).toStrictEqual(norm(lib.decode(data, { [k]: 3 })));
     }
+    // an extension's data is under maxBinLength too (the timestamp's 8 bytes included)
+    for (const [v, n] of [[new Date(1.5e12 + 1), 8], [new Date(1.5e12), 4], [new lib.ExtData(1, u8(1, 2, 3)), 3]]) {
+      const data = lib.encode(v);
+      for (const o of [{ maxBinLength: n - 1 }, { maxBinLength: n - 1, maxExtLength: n }, { maxBinLength: n, maxExtLength: n - 1 }]) {
+        expect(run(() => lib.decode(data, o)).error, JSON.stringify(o)).toBe('DecodeError');
+        expect(run(() => ours.decode(data, o)).error, JSON.stringify(o)).toBe('DecodeError');
+      }
+      expect(norm(ours.decode(data, { maxBinLength: n, maxExtLength: n }))).toStrictEqual(norm(lib.decode(data, { maxBinLength: n, maxExtLength: n })));
+    }
   });
   test('binaries are views of the input, as the library gives them', () => {
     const data = lib.encode({ b: u8(1, 2, 3) });

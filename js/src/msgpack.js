@@ -17,7 +17,8 @@
  * up near whole seconds); ill-formed UTF-8 and unpaired surrogates are U+FFFD as TextDecoder and
  * TextEncoder make them (the library's own transcoder, for short strings, differs); nesting
  * deeper than the Decoder's maxDepth (default 1000) is a DecodeError (the library has no limit);
- * values after the array of decodeArrayStream are an error (the library ignores those in the
+ * a length limit below 1 is a RangeError when the Decoder is made (0 lets only empty items
+ * through there: C's limits have no such value, 0 being none); values after the array of decodeArrayStream are an error (the library ignores those in the
  * chunk that ends the array); ExtData whose data is a function (given the output position) is not
  * supported. Errors have wirepack's fields: code, offset, and incomplete for truncation, which is
  * a RangeError as in the library.
@@ -492,7 +493,8 @@ export class Decoder {
       maxMapLength: o.maxMapLength,
       maxStrLength: o.maxStrLength,
       maxBinLength: o.maxBinLength,
-      maxExtLength: o.maxExtLength,
+      // (an extension's data is a binary there too: its length is under maxBinLength as well)
+      maxExtLength: o.maxBinLength === undefined ? o.maxExtLength : o.maxExtLength === undefined ? o.maxBinLength : Math.min(o.maxExtLength, o.maxBinLength),
       extensionCodec: o.extensionCodec || ExtensionCodec.defaultCodec,
       context: o.context,
       mapKeyConverter: convert,
