@@ -233,6 +233,20 @@ _Static_assert((FR_CB_GUESS & (FR_ARR | FR_MAP | FR_ALL_STR | FR_ALL_INTERNED | 
 #define WP_CBOR_MARK_PACK_LO 0xfffe0000u  /* marker tag 0xffffffff_fffe0000 | element (0..2) */
 #define WP_CBOR_NO_ID 0xffffffffu
 
+/* The record id (0..0xffff) of the first element of a record definition at r's position: an
+ * unsigned integer, or a float of a whole value, as cbor-x writes ids with alwaysUseFloat (and
+ * reads any number there); else WP_CBOR_NO_ID. */
+WP_INLINE uint32_t wp_cb_def_id(const wp_reader *r) {
+    uint32_t m, h;
+    uint64_t a;
+    bool indef;
+    if (wp_cbor_head(r, &m, &a, &h, &indef) != WP_OK || indef) return WP_CBOR_NO_ID;
+    if (m == 0) return a <= 0xffffu ? (uint32_t)a : WP_CBOR_NO_ID;
+    if (m != 7 || h < 3) return WP_CBOR_NO_ID; /* (h: f9, fa, fb, whose bytes the head found in the input) */
+    const double v = wp_cbor_num_at(wp_rd_ptr(r));
+    return v >= 0.0 && v <= 65535.0 && v == (double)(uint32_t)v ? (uint32_t)v : WP_CBOR_NO_ID;
+}
+
 /* cbor-x's record defined where it appears, tag 0xdfff over [0xe000 + id, [keys], ...values]:
  * when the item at `at` is a definite array of 3 to WP_SHAPE_MAX_KEYS + 2 items (within
  * maxArrayLength, and so is the shorter array of keys) whose first is a record id (0xe000 +
@@ -537,10 +551,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                     bool defs = (top->flags & FR_CB_DEFSTAG) != 0;
                     const uint32_t done = wp_cb_done(top);
                     if (done == 0) {
-                        uint32_t m0, h0;
-                        uint64_t a0;
-                        bool i0;
-                        top->kstart = (wp_cbor_head(&r, &m0, &a0, &h0, &i0) == WP_OK && m0 == 0 && !i0 && a0 <= 0xffffu) ? (uint32_t)a0 : WP_CBOR_NO_ID;
+                        top->kstart = wp_cb_def_id(&r);
                     } else if (top->kstart != WP_CBOR_NO_ID && (defs ? done + 1 < top->n && !wp_cb_one_byte(b) && top->kstart + done - 1 <= 0xffffu : done == 1)) {
                         lo = WP_CBOR_MARK_REC_LO | (top->kstart + done - 1);
                         mark = true;

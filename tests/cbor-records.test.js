@@ -485,6 +485,22 @@ describe('shared structures (structures, saveStructures, getStructures)', () => 
   });
 });
 
+describe("cbor-x's alwaysUseFloat: record ids written as floats", () => {
+  test('a record used inside the values of its own definition, built with and without keyMap (found by the option-subset test)', () => {
+    const inner = { a: { a: {} } };
+    const v = { a: inner, b: [], again: inner, list: [[], inner] };
+    // 0xdfff [57345.0, ['a'], 0xe001 [0xdfff [57346.0, [], ]]]: the id is a float64
+    const bytes = new cborx.Encoder({ useRecords: true, alwaysUseFloat: true }).encode(v);
+    expect(hex(bytes)).toContain('d9dfff83fb40ec002000000000816161d9e00181');
+    for (const o of [{}, { keyMap: { name: 'n' } }, { keyMap: { name: 'n' }, useRecords: true }, { mapsAsObjects: true }]) {
+      expect(new Decoder(o).decode(bytes), JSON.stringify(o)).toEqual(v);
+      expect(new cborx.Decoder(o).decode(bytes), JSON.stringify(o)).toEqual(v);
+    }
+    // a half float
+    expect(new Decoder({ keyMap: { name: 'n' } }).decode(fromHex('d9dfff83f97b00816161d9e00081f6'))).toEqual({ a: { a: null } });
+  });
+});
+
 describe('records with structuredClone: cycles through records (lead)', () => {
   test('a record that refers to itself, both directions with cbor-x', () => {
     const o = { name: 'x', list: [] };
