@@ -489,7 +489,9 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
                 wp_err be = wp_cbor_head(&r, &bm, &ba, &bh, &bi);
                 if (wp_cb_done(top) == 0 && be == WP_OK && bm == 0 && !bi) {
                     uint64_t bp = (uint64_t)start + ba;
-                    if (bp < (uint64_t)start + bh || bp > r.len || (bundle_end && bp < bundle_end)) FAIL(WP_ERR_BAD_BUNDLE, start);
+                    if (bp < (uint64_t)start + bh || (bundle_end && bp < bundle_end)) FAIL(WP_ERR_BAD_BUNDLE, start);
+                    /* (strings past the end: the input is cut short, as a stream's chunk may be) */
+                    if (bp > r.len) FAIL(WP_ERR_TRUNCATED, start);
                     wp_reader br = r;
                     br.pos = (uint32_t)bp;
                     uint32_t sp0[2], sn[2];

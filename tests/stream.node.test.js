@@ -98,6 +98,16 @@ for (const F of FORMATS) {
       expect(ms).toBeLessThan(20000); // mostly Node stream overhead per chunk; linear decoding
     }, 60000);
 
+    test('bundleStrings: the encoder stream\'s output cut at any byte is read back (a CBOR cut between a bundle\'s offset and its strings was BAD_BUNDLE)', async () => {
+      const vals = [{ a: 'first string', b: ['two', 'three!', 'four'] }, 'a longer string at the top', [{ a: 'again', b: 'bundled' }], 7];
+      const bytes = await encodeAll(new F.EncStream({ bundleStrings: true }), vals);
+      for (let n = 1; n < bytes.length; n++) {
+        const { out, error } = await run(new F.DecStream({ bundleStrings: true }), [bytes.subarray(0, n), bytes.subarray(n)]);
+        expect(error, `cut at ${n}`).toBe(null);
+        same(out, vals);
+      }
+      same((await run(new F.DecStream({ bundleStrings: true }), bytewise(bytes))).out, vals);
+    });
     test('property: random chunk sizes decode like the whole buffer (fast-check)', async () => {
       await fc.assert(fc.asyncProperty(fc.array(value.filter((v) => v !== null), { minLength: 1, maxLength: 5 }), chunkSizes, async (vals, sizes) => {
         const bytes = await encodeAll(new F.EncStream(), vals);

@@ -900,6 +900,8 @@ static void test_bundle_runs(void) {
         { "d9dff9 84 1a00000009 7f ff 60 01 60 60", WP_ERR_BAD_BUNDLE, 9 }, /* an indefinite one */
         { "d9dff9 84 1a00000007 78ff 60 60", WP_ERR_TRUNCATED, 9 },        /* one past the end */
         { "d9dff9 84 1a00000007 1c 00 60 60", WP_ERR_RESERVED_AI, 9 },      /* a malformed head */
+        /* strings past the end of the input: cut short (a stream's chunk), not a bad bundle */
+        { "d9dff9 82 1a00000020 60", WP_ERR_TRUNCATED, 4 },
         /* the second bundle's element 1 is not where the first one's offset pointed */
         { "d9dff9 82 1a00000012 82 cf04 d9dff9 84 1a0000000e f6 60 6461626364 cf04 60 647778797a", WP_ERR_BAD_BUNDLE, 21 },
         { "d9dff9 82 1a00000011 82 cf04 d9dff9 84 1a0000000d 60 6461626364 cf04 60 647778797a", WP_OK, 0 },
@@ -919,6 +921,19 @@ static void test_bundle_runs(void) {
             tu_end();
         }
     }
+    /* every cut of two bundles in one message is TRUNCATED (a stream then waits for more): cuts
+     * after a bundle's offset leave its strings out (a stream decoder found that one BAD_BUNDLE) */
+    tu_case("every prefix of two bundles is TRUNCATED");
+    b.len = 0;
+    tu_buf_hex(&b, "d9dff9 82 1a00000011 82 cf04 d9dff9 84 1a0000000d 60 6461626364 cf04 60 647778797a");
+    for (uint32_t n = 0; n < b.len; n++) {
+        wp_tables_reset(&T);
+        tu_dec x;
+        const wp_err rc = tu_cbor_decode(&x, &T, b.p, n, O);
+        CHECK(rc == WP_ERR_TRUNCATED, "prefix %u: got %s@%u", n, wp_err_name(rc), x.d.err.offset);
+        tu_dec_free(&x);
+    }
+    tu_end();
     tu_buf_free(&b);
 }
 
