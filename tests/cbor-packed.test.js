@@ -394,6 +394,36 @@ describe('shared packed values (sharedValues, findCommonStringsToPack)', () => {
       .toThrow(expect.objectContaining({ code: 'BAD_REFERENCE' }));
   });
 
+  test('shared values loaded by getStructures: simple-value references before any tag 6, and after the private ones with pack', () => {
+    const shared = ['alpha', 'beta', 'gamma'];
+    // without pack: numbered from 0 (simple values); a Decoder that only has getStructures asks
+    // for them at the first reference (a simple value read as Simple before)
+    let saved = null;
+    const plain = new Encoder({ sharedValues: shared, useRecords: false, saveStructures: (s) => { saved = s; } });
+    const bytes = plain.encode(['beta', 'alpha', 'gamma', 'other']);
+    expect(hex(bytes)).toBe('84e1e0e2656f74686572');
+    saved = saved || { structures: [], packedValues: shared };
+    let asked = 0;
+    const d = new Decoder({ getStructures: () => { asked++; return saved; }, useRecords: false });
+    expect(d.decode(bytes)).toEqual(['beta', 'alpha', 'gamma', 'other']);
+    expect(d.decode(bytes)).toEqual(['beta', 'alpha', 'gamma', 'other']);
+    expect(new cborx.Decoder({ getStructures: () => saved, useRecords: false }).decode(bytes)).toEqual(['beta', 'alpha', 'gamma', 'other']);
+    // asked at most once in a call, however many references find nothing
+    asked = 0;
+    const none = new Decoder({ getStructures: () => { asked++; return { structures: [] }; }, useRecords: false });
+    expect(none.decode(fromHex('83e0e1e2'))).toEqual([new Simple(0), new Simple(1), new Simple(2)]);
+    expect(asked).toBe(1);
+    // with pack: after the 16 private values, on the first call as on the next
+    let packedSaved = null;
+    const packing = new Encoder({ pack: true, sharedValues: shared, structures: [], saveStructures: (s) => { packedSaved = s; } });
+    const v = { list: ['gamma', 'beta', 'alpha', 'gamma'], again: 'beta' };
+    const pb = packing.encode(v);
+    const loader = new Decoder({ pack: true, getStructures: () => packedSaved });
+    expect(loader.decode(pb)).toEqual(v);
+    expect(loader.decode(pb)).toEqual(v);
+    expect(new Decoder({ pack: true, sharedValues: shared, structures: packedSaved.structures }).decode(pb)).toEqual(v);
+  });
+
   test('findCommonStringsToPack: new values follow the shared values already there, and are saved with the structures', () => {
     let saved = null, saves = 0;
     const e = new Encoder({ sharedValues: ['first'], saveStructures: (s) => { saved = s; saves++; }, getStructures: () => saved, useRecords: false });

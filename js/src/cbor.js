@@ -386,6 +386,14 @@ function compileRecord(keys) {
   return /** @type {(vals: any[], from: number) => Record<string, unknown>} */ (new Function('v', 'f', 'return' + objectLiteral(keys, (i) => 'v[f+' + i + ']')));
 }
 
+/**
+ * The packed table of shared values: after the private ones (maxPrivatePackedValues) with the
+ * `pack` option, where the encoder numbers them.
+ * @param {Decoder} d @param {any[]} values
+ * @returns {any[]}
+ */
+const sharedTable = (d, values) => (d.packOption ? new Array(d.maxPrivatePackedValues || 16).concat(values) : values);
+
 /** The state of one decode call (records defined so far, the packed table). */
 class DecodeState {
   /** @param {Decoder} d */
@@ -395,7 +403,9 @@ class DecodeState {
     this.recs = d.structures || [];
     /** packed values (simple 0-15, tag 6) with `prefixes` and `suffixes` */
     /** @type {any} */
-    this.packed = d.sharedValues ? (d.packOption ? new Array(d.maxPrivatePackedValues || 16).concat(d.sharedValues) : d.sharedValues) : null;
+    this.packed = d.sharedValues ? sharedTable(d, d.sharedValues) : null;
+    /** getShared was asked for packed values in this call (packedOrShared) */
+    this.sharedAsked = false;
     /** Maps that stay Maps under keyMap (tag 259) */
     /** @type {WeakSet<Map<any, any>> | null} */
     this.keep = null;
@@ -1046,7 +1056,12 @@ export class Decoder extends Unpackr {
     const shared = (this.getShared && this.getShared()) || {};
     const updated = Array.isArray(shared) ? shared : shared.structures || [];
     /** @type {any} */ (this).sharedVersion = shared.version;
-    if (!Array.isArray(shared)) st.packed = this.sharedValues = shared.packedValues;
+    if (!Array.isArray(shared)) {
+      this.sharedValues = shared.packedValues;
+      // (as a call that starts with them has them: cbor-x's own first call leaves out the
+      // private ones, its later calls do not)
+      st.packed = shared.packedValues ? sharedTable(this, shared.packedValues) : shared.packedValues;
+    }
     st.recs.splice(0, updated.length, ...updated);
   }
 
@@ -1157,11 +1172,7 @@ export class Decoder extends Unpackr {
    * @param {any} data
    */
   packedRef(data) {
-    let p = this.packedNow();
-    if (!p && this.getShared) {
-      this.loadShared();
-      p = this.state().packed;
-    }
+    const p = this.packedOrShared();
     if (!p) return new Tag(data, PACKED_REF);
     if (typeof data === 'number') {
       const i = 16 + (data >= 0 ? 2 * data : -2 * data - 1);
@@ -1205,7 +1216,7 @@ export class Decoder extends Unpackr {
    * @param {number} value
    */
   decodeSimple(value) {
-    const packed = this.packedNow();
+    const packed = this.packedOrShared();
     if (packed) {
       const p = packed[value];
       if (p !== undefined) return p;
@@ -1217,6 +1228,23 @@ export class Decoder extends Unpackr {
   packedNow() {
     const st = this.st !== null ? this.st : this.sharedValues ? this.state() : null;
     return st !== null ? st.packed : null;
+  }
+
+  /**
+   * The packed values in effect, or else the shared ones getShared (getStructures) gives, asked
+   * once in a call (as cbor-x does at a packed reference or a simple value 0-15 with no table;
+   * a simple value read as Simple before that was the value lost).
+   * @returns {any}
+   */
+  packedOrShared() {
+    const p = this.packedNow();
+    if (p || !this.getShared) return p;
+    const st = this.state();
+    if (!st.sharedAsked) {
+      st.sharedAsked = true;
+      this.loadShared();
+    }
+    return st.packed;
   }
 }
 
