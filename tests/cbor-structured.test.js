@@ -3,7 +3,7 @@
 // are errors.
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { Encoder, Decoder, Tag, decode, diagnose, DecodeError, addExtension } from 'wirepack/cbor';
+import { Encoder, Decoder, Tag, decode, decodeMultiple, decodeIter, diagnose, DecodeError, addExtension } from 'wirepack/cbor';
 import * as cborx from 'cbor-x';
 
 const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
@@ -13,6 +13,29 @@ const fromHex = (h) => new Uint8Array(h.match(/../g).map((x) => parseInt(x, 16))
 const sc = new Encoder({ structuredClone: true, useRecords: false });
 
 describe('structuredClone', () => {
+  test('a sequence of values: each value\'s references (tag 29) count its own shareables (the second value got the first one\'s, as in cbor-x)', () => {
+    const s1 = new Set([1]), s2 = new Set([2]);
+    const e = new Encoder({ structuredClone: true });
+    const parts = [e.encode([s1, s1]), e.encode([s2, s2]), e.encode({ x: s1, y: [s1] })];
+    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    parts.reduce((at, p) => (bytes.set(p, at), at + p.length), 0);
+    const check = (out) => {
+      expect(out).toHaveLength(3);
+      expect(out[0][0]).toBe(out[0][1]);
+      expect(out[1][0]).toBe(out[1][1]);
+      expect([...out[1][0]]).toEqual([2]);
+      expect(out[2].x).toBe(out[2].y[0]);
+      expect([...out[2].x]).toEqual([1]);
+      expect(out[2].x).not.toBe(out[0][0]);
+    };
+    check(decodeMultiple(bytes));
+    check(new Decoder({ structuredClone: true }).decodeMultiple(bytes));
+    const each = [];
+    new Decoder({ structuredClone: true }).decodeMultiple(bytes, (v) => { each.push(v); });
+    check(each);
+    check([...decodeIter([bytes.subarray(0, 5), bytes.subarray(5)], { structuredClone: true })]);
+  });
+
   test('exact bytes: the first occurrence is shareable, later ones refer to it', () => {
     const a = { x: 1 };
     expect(hex(sc.encode([a, a, [a]]))).toBe('83d81ca1617801d81d0081d81d00');

@@ -2325,6 +2325,9 @@ export class Unpackr {
       let inCallback = false;
       try {
         for (let i = 0; i < count; i++) {
+          // (CBOR's shared references (tag 29) count the shareables of their own value: the
+          // second value's 29(0) is its own first, not the first value's; cbor-x mixes them)
+          r.shared = null;
           const value = freeze ? this.freezeValue(r.v()) : r.v();
           if (forEach) {
             inCallback = true;
