@@ -409,11 +409,18 @@ describe('cross-decoding with cbor-x', () => {
   });
 
   test('Dates, BigInts and Sets: the same tags as cbor-x', () => {
-    // whole seconds in [2^16, 2^32): cbor-x always writes c1 1a ssssssss, which is also the
-    // shortest head there (below 2^16 s wirepack writes a shorter head, e.g. Date(0) -> c1 00)
-    for (const ms of [65536000, 1363896240000, 4294967295000]) expect(hex(encode(new Date(ms)))).toBe(hex(cborx.encode(new Date(ms))));
-    expect(hex(encode(new Date(0)))).toBe('c100');
-    expect(hex(cborx.encode(new Date(0)))).toBe('c11a00000000');
+    // cbor-x's bytes for every Date: c1 1a ssssssss for whole seconds in [0, 2^32) (below 2^16 s
+    // too, where the head is not the shortest), else float64 (negative and later seconds, and
+    // milliseconds; NaN for an invalid Date), whatever float options say; with useTimestamp32,
+    // milliseconds dropped in [0, 2^32) s. Deterministic encoding: the shortest forms.
+    const ms = [0, 1000, 65535000, 65536000, 1363896240000, 1363896240001, 4294967295000, 4294967296000, -1000, -1, 1.5, NaN];
+    for (const o of [{}, { useTimestamp32: true }, { float64: true }, { useFloat32: 1 }]) {
+      for (const t of ms) expect(hex(new Encoder({ ...o, useRecords: false }).encode(new Date(t))), `${t} ${JSON.stringify(o)}`).toBe(hex(new cborx.Encoder({ ...o, useRecords: false }).encode(new Date(t))));
+    }
+    expect(hex(encode(new Date(0)))).toBe('c11a00000000');
+    expect(hex(new Encoder({ deterministic: true }).encode(new Date(0)))).toBe('c100');
+    expect(hex(new Encoder({ deterministic: true }).encode(new Date(-1000)))).toBe('c120');
+    expect(hex(new Encoder({ deterministic: true }).encode(new Date(1500)))).toBe('c1f93e00');
     // BigInts beyond 64 bits: tags 2/3 with the minimal big-endian magnitude
     for (const b of [2n ** 64n, -(2n ** 64n) - 1n, 2n ** 100n, -(2n ** 100n)]) expect(hex(encode(b))).toBe(hex(cborx.encode(b)));
     // BigInts within 64 bits: 8-byte heads whatever the value, as cbor-x

@@ -6,7 +6,7 @@
  */
 import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, freezeDecoded, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS, F_CBOR_SHARED, F_CBOR_PACKED, MARK_FIRST_LO } from './decode.js';
 import {
-  Packr, Tape, IdQueue, writeBytes, writeHeader, writeString, writeF64, FLOAT32_OPTIONS,
+  Packr, Tape, IdQueue, writeBytes, writeHeader, writeString, writeF64, FLOAT32_OPTIONS, E_RAW,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
 } from './encode.js';
 import { diagnose } from './diagnose.js';
@@ -1250,6 +1250,68 @@ export class Decoder extends Unpackr {
 
 /* ------------------------------------------------------------------ encoder */
 
+const keyEncoder = new TextEncoder();
+
+/**
+ * A map key's deterministic encoding (the order of entries: Encoder#writeSortedEntries), for the
+ * keys whose bytes are known here: text, integers of 32 bits (not with alwaysUseFloat), -0,
+ * booleans, null and undefined. Others throw: their order is C's alone.
+ * @param {unknown} k @param {boolean} floats numbers are written as floats
+ * @returns {Uint8Array}
+ */
+function canonicalKey(k, floats) {
+  /** @param {number} major @param {number} n @param {Uint8Array | null} tail */
+  const head = (major, n, tail) => {
+    const m = major << 5, h = n < 24 ? [m | n] : n < 0x100 ? [m | 24, n] : n < 0x10000 ? [m | 25, n >> 8, n & 0xff]
+      : [m | 26, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+    const out = new Uint8Array(h.length + (tail ? tail.length : 0));
+    out.set(h);
+    if (tail) out.set(tail, h.length);
+    return out;
+  };
+  if (typeof k === 'string') {
+    const u = keyEncoder.encode(k);
+    return head(3, u.length, u);
+  }
+  if (typeof k === 'number' && !floats) {
+    if ((k >>> 0) === k && !(k === 0 && 1 / k < 0)) return head(0, k, null);
+    if ((k >> 0) === k && k < 0) return head(1, -1 - k, null);
+    if (k === 0) return Uint8Array.of(0xf9, 0x80, 0x00);
+  }
+  if (k === false || k === true || k === null || k === undefined) return Uint8Array.of(k === false ? 0xf4 : k === true ? 0xf5 : k === null ? 0xf6 : 0xf7);
+  throw new Error(`wirepack: deterministic with structuredClone orders map keys that are strings, integers of 32 bits, booleans, null or undefined (not ${typeof k === 'object' ? 'an object' : typeof k === 'number' ? 'the number ' + k : 'a ' + typeof k})`);
+}
+
+/** @param {Uint8Array} a @param {Uint8Array} b */
+function compareBytes(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
+
+/**
+ * A Date's epoch seconds in the bytes cbor-x writes for them: a uint32 head (1a) when whole and
+ * in 0..2^32-1, else float64 (fb); one RAW entry.
+ * @param {Tape} T @param {number} sec
+ */
+function writeCborxSeconds(T, sec) {
+  const whole = (sec >>> 0) === sec, len = whole ? 5 : 9;
+  // (header, 3 words of bytes, and an aligned f64 past them that is not kept)
+  if (T.p + 8 > T.cap) T.grow(8);
+  writeHeader(T, E_RAW, len);
+  const b = T.p << 2, u8 = T.u8;
+  if (whole) {
+    u8[b] = 0x1a; u8[b + 1] = sec >>> 24; u8[b + 2] = (sec >>> 16) & 0xff; u8[b + 3] = (sec >>> 8) & 0xff; u8[b + 4] = sec & 0xff;
+  } else {
+    const a = (T.p + 4) & ~1;
+    T.f64[a >> 1] = sec;
+    u8[b] = 0xfb;
+    // (the tape is little-endian, as wasm memory is: its bytes reversed)
+    for (let k = 0, s = (a << 2) + 7; k < 8; k++) u8[b + 1 + k] = u8[s - k];
+  }
+  T.p += (len + 3) >> 2;
+}
+
 /**
  * @typedef {object} CborEncoderOptions
  * @property {boolean} [deterministic] RFC 8949 4.2.1 core deterministic encoding: the shortest
@@ -1365,6 +1427,9 @@ export class Encoder extends Packr {
     this.indefiniteLengths = o.indefiniteLengths === true;
     this.useSelfDescribedHeader = o.useSelfDescribedHeader === true;
     this.structuredClone = o.structuredClone === true;
+    /** deterministic with structuredClone: maps are walked in the order C writes their entries
+     * (sortedEntries), so that a shareable value comes before its references */
+    this.sortEntries = this.deterministic && this.structuredClone;
     this.alwaysUseFloat = o.alwaysUseFloat === true;
     // (Packr#write writes the other numbers, -0 excepted, as writeNumber below would)
     this.ownNumbers = this.alwaysUseFloat || this.writeNumber !== Encoder.prototype.writeNumber;
@@ -1767,7 +1832,8 @@ export class Encoder extends Packr {
     if (this.packTable !== null) this.writePackedTable(T);
     // the options that keep plain objects off writePlainMap, tested once per call (after the
     // packed table, whose strings make keys references too)
-    T.plainMaps = T.forIn && !this.useRecords && this.keyMap === null && this.packMap === null && this.sharedMap === null && this.skipFunction !== true;
+    T.plainMaps = T.forIn && !this.useRecords && this.keyMap === null && this.packMap === null && this.sharedMap === null && this.skipFunction !== true &&
+      !this.sortEntries;
   }
 
   /**
@@ -2067,6 +2133,10 @@ export class Encoder extends Packr {
       this.writeRecord(T, o, depth);
       return;
     }
+    if (this.sortEntries) {
+      this.writeSortedEntries(T, Object.keys(o).map((k) => [this.encodeKey(k), o[k]]), depth);
+      return;
+    }
     if (this.keyMap === null && this.packMap === null && this.sharedMap === null) {
       super.writeMap(T, o, depth);
       return;
@@ -2076,6 +2146,27 @@ export class Encoder extends Packr {
     for (const k of keys) {
       this.write(T, this.encodeKey(k), depth);
       this.write(T, o[k], depth);
+    }
+  }
+
+  /**
+   * deterministic with structuredClone: a map's entries in the order C writes them (by their
+   * keys' deterministic encodings, RFC 8949 4.2.1), so that the walk meets values in the order
+   * of the bytes: a shareable value (tag 28) then comes before its references (tag 29), which
+   * count the shareables before them. C sorting entries the walk had written in another order
+   * put references first (bytes that no decoder read back). Keys as canonicalKey encodes them.
+   * @param {Tape} T @param {[unknown, unknown][]} entries (keys as written) @param {number} depth
+   */
+  writeSortedEntries(T, entries, depth) {
+    if (this.packMap !== null || this.sharedMap !== null) {
+      throw new Error('wirepack: deterministic with structuredClone does not pack strings (pack, sharedValues)');
+    }
+    const bytes = entries.map(([k]) => canonicalKey(k, this.alwaysUseFloat));
+    const order = entries.map((_, i) => i).sort((a, b) => compareBytes(bytes[a], bytes[b]));
+    writeHeader(T, E_MAP, entries.length);
+    for (const i of order) {
+      this.write(T, entries[i][0], depth);
+      this.write(T, entries[i][1], depth);
     }
   }
 
@@ -2219,12 +2310,19 @@ export class Encoder extends Packr {
     if (o instanceof Date) {
       this.writeTag(T, 1);
       // epoch seconds, exactly, whatever useFloat32 or alwaysUseFloat say of numbers (a float32
-      // lost the milliseconds; cbor-x writes uint32 or float64): an integer when whole and within
-      // 32 bits, else the double; an invalid Date gives NaN, which decodes back to an invalid
-      // Date. useTimestamp32 (cbor-x): whole seconds, milliseconds dropped, when in 0..2^32-1
+      // lost the milliseconds); an invalid Date gives NaN, which decodes back to an invalid Date.
+      // useTimestamp32 (cbor-x): whole seconds, milliseconds dropped, when in 0..2^32-1. In
+      // cbor-x's bytes: a uint32 head (1a) when whole and in 0..2^32-1, else float64 (fb), as
+      // cbor-x writes them whatever the value (c1 00 and c1 20 for 1970's first second and the
+      // one before were other bytes); deterministic encoding: the shortest forms
       const ms = o.getTime();
       const sec = this.useTimestamp32 === true && ms >= 0 && ms < 4294967296000 ? Math.floor(ms / 1000) : ms / 1000;
-      if ((sec >>> 0) === sec || (sec >> 0) === sec) {
+      if (!this.deterministic && !(sec >= 65536 && (sec >>> 0) === sec) && !(sec % 1 !== 0 && (sec >= 8388608 || sec <= -8388608))) {
+        // (rare seconds whose shortest form is not cbor-x's: before 1970-01-01T18:12:16Z, or
+        // whole and negative or past 2^32, or not a number; the others, through the way below,
+        // are the same bytes: the uint32 head, or a non-integer past 2^23, no float32)
+        writeCborxSeconds(T, sec);
+      } else if ((sec >>> 0) === sec || (sec >> 0) === sec) {
         if (T.p + 2 > T.cap) T.grow(2);
         T.u32[T.p] = sec >= 0 ? E_UINT : E_INT;
         T.u32[T.p + 1] = sec;
@@ -2278,8 +2376,12 @@ export class Encoder extends Packr {
     }
     if (o instanceof Map) {
       if (this.useTag259ForMaps) this.writeTag(T, 259);
-      writeHeader(T, E_MAP, o.size);
       const mapped = this.keyMap !== null;
+      if (this.sortEntries) {
+        this.writeSortedEntries(T, [...o].map(([k, v]) => [mapped ? this.encodeKey(k) : k, v]), depth);
+        return;
+      }
+      writeHeader(T, E_MAP, o.size);
       for (const [k, v] of o) {
         this.write(T, mapped ? this.encodeKey(k) : k, depth);
         this.write(T, v, depth);

@@ -36,7 +36,8 @@ export const FLOAT32_OPTIONS = Object.freeze({ NEVER: 0, ALWAYS: 1, DECIMAL_ROUN
 // Encode tags (csrc/wirepack.h)
 export const E_NIL = 0, E_FALSE = 1, E_TRUE = 2, E_UNDEF = 3, E_INT = 4, E_UINT = 5, E_F64 = 6, E_F32 = 7;
 export const E_I64 = 8, E_U64 = 9, E_STR = 10, E_BIN = 11, E_ARR = 12, E_MAP = 13, E_EXT = 14, E_DATE = 15, E_BADDATE = 16;
-const E_RAW = 17, E_PAD = 21;
+export const E_RAW = 17;
+const E_PAD = 21;
 const E_UINT8 = 22, E_REC = 23, E_RECDEF = 24, E_PREFIX = 25, E_EXT4 = 26, E_BYTE = 27, E_BUNDLE = 28, E_NUMS = 29;
 const E_STR16 = 30, E_STRU8 = 31, E_KEY = 32, E_XBIN = 33;
 /** Packr#write's depth for a string written as it is (writeString: never bundled, never a blob)
