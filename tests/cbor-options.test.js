@@ -75,6 +75,15 @@ describe('Dates and the float options', () => {
   });
 });
 
+describe('encodeUndefinedAsNil', () => {
+  test('undefined as null (f6), as the option says; cbor-x\'s types have it and its encoder writes f7 (README)', () => {
+    const v = [undefined, { a: undefined }];
+    expect(hex(new Encoder({ encodeUndefinedAsNil: true, useRecords: false }).encode(v))).toBe('82f6a16161f6');
+    expect(hex(new Encoder({ useRecords: false }).encode(v))).toBe('82f7a16161f7');
+    expect(hex(new cborx.Encoder({ encodeUndefinedAsNil: true, useRecords: false, variableMapSize: true }).encode(v))).toBe('82f7a16161f7');
+  });
+});
+
 describe('largeBigIntToFloat', () => {
   test('BigInts beyond the 64-bit forms (cbor-x counts -2^64 among them) become the nearest double; the others stay integers', () => {
     const enc = new Encoder({ largeBigIntToFloat: true });
