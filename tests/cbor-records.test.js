@@ -485,6 +485,21 @@ describe('shared structures (structures, saveStructures, getStructures)', () => 
   });
 });
 
+describe('deterministic encoding with records', () => {
+  test('a Map whose entries C reorders keeps each record\'s definition before its other objects (they came back as Tags)', () => {
+    for (const o of [{ deterministic: true, useRecords: true }, { deterministic: true, useRecords: true, pack: true }, { deterministic: true, structuredClone: true, pack: true }]) {
+      const e = new Encoder(o);
+      const shared = { x: 0 };
+      const v = new Map([['zz', { x: 1 }], ['a', { x: 2 }], ['repeated', shared], ['repeated again', 'repeated'], [7, shared], [-1.5, { x: 3 }], [2n ** 64n, { x: 4 }]]);
+      const bytes = e.encode(v);
+      const back = new Decoder({ structuredClone: !!o.structuredClone, useRecords: true, mapsAsObjects: false }).decode(bytes);
+      const plain = (x) => (x instanceof Map ? Object.fromEntries(x) : x);
+      for (const [k, val] of v) expect(plain(back.get(k)), `${String(k)} ${JSON.stringify(o)}`).toEqual(val);
+      if (o.structuredClone) expect(back.get(7)).toBe(back.get('repeated'));
+    }
+  });
+});
+
 describe("cbor-x's alwaysUseFloat: record ids written as floats", () => {
   test('a record used inside the values of its own definition, built with and without keyMap (found by the option-subset test)', () => {
     const inner = { a: { a: {} } };

@@ -1253,33 +1253,97 @@ export class Decoder extends Unpackr {
 const keyEncoder = new TextEncoder();
 
 /**
- * A map key's deterministic encoding (the order of entries: Encoder#writeSortedEntries), for the
- * keys whose bytes are known here: text, integers of 32 bits (not with alwaysUseFloat), -0,
- * booleans, null and undefined. Others throw: their order is C's alone.
- * @param {unknown} k @param {boolean} floats numbers are written as floats
+ * The head of major type `major` over n (a number below 2^32 or a BigInt below 2^64), shortest,
+ * then `tail`.
+ * @param {number} major @param {number | bigint} n @param {ArrayLike<number>} [tail]
  * @returns {Uint8Array}
  */
-function canonicalKey(k, floats) {
-  /** @param {number} major @param {number} n @param {Uint8Array | null} tail */
-  const head = (major, n, tail) => {
-    const m = major << 5, h = n < 24 ? [m | n] : n < 0x100 ? [m | 24, n] : n < 0x10000 ? [m | 25, n >> 8, n & 0xff]
-      : [m | 26, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
-    const out = new Uint8Array(h.length + (tail ? tail.length : 0));
-    out.set(h);
-    if (tail) out.set(tail, h.length);
-    return out;
-  };
-  if (typeof k === 'string') {
-    const u = keyEncoder.encode(k);
-    return head(3, u.length, u);
+function cborHead(major, n, tail) {
+  const m = major << 5, big = BigInt(n);
+  const size = big < 24n ? 0 : big < 0x100n ? 1 : big < 0x10000n ? 2 : big < 0x100000000n ? 4 : 8;
+  const out = new Uint8Array(1 + size + (tail ? tail.length : 0));
+  out[0] = size === 0 ? m | Number(big) : m | (size === 1 ? 24 : size === 2 ? 25 : size === 4 ? 26 : 27);
+  for (let i = 0; i < size; i++) out[size - i] = Number((big >> BigInt(8 * i)) & 0xffn);
+  if (tail) out.set(tail, 1 + size);
+  return out;
+}
+
+/**
+ * A float as deterministic encoding writes it: the shortest of half, single and double that
+ * holds it exactly (NaN as f9 7e00), or always a double with the float64 option.
+ * @param {number} v @param {boolean} f64
+ * @returns {Uint8Array}
+ */
+function cborFloat(v, f64) {
+  const dv = new DataView(new ArrayBuffer(9));
+  if (!f64 && Number.isNaN(v)) return Uint8Array.of(0xf9, 0x7e, 0x00);
+  if (!f64 && Math.fround(v) === v) {
+    // a half: 0, the infinities, or a value m * 2^(e - 10) with 1024 <= m < 2048 (e in -14..15),
+    // or m * 2^-24 with m < 1024
+    const a = Math.abs(v), sign = v < 0 || Object.is(v, -0) ? 0x8000 : 0;
+    let half = -1;
+    if (a === 0) half = sign;
+    else if (a === Infinity) half = sign | 0x7c00;
+    else if (a < 65520) {
+      let e = Math.floor(Math.log2(a));
+      if (2 ** e > a) e--;
+      else if (2 ** (e + 1) <= a) e++;
+      if (e < -14) {
+        const m = a * 2 ** 24;
+        if (Number.isInteger(m)) half = sign | m;
+      } else if (e <= 15) {
+        const m = a * 2 ** (10 - e);
+        if (Number.isInteger(m)) half = sign | ((e + 15) << 10) | (m - 1024);
+      }
+    }
+    if (half >= 0) return Uint8Array.of(0xf9, half >> 8, half & 0xff);
+    dv.setUint8(0, 0xfa);
+    dv.setFloat32(1, v);
+    return new Uint8Array(dv.buffer, 0, 5);
   }
-  if (typeof k === 'number' && !floats) {
-    if ((k >>> 0) === k && !(k === 0 && 1 / k < 0)) return head(0, k, null);
-    if ((k >> 0) === k && k < 0) return head(1, -1 - k, null);
-    if (k === 0) return Uint8Array.of(0xf9, 0x80, 0x00);
+  dv.setUint8(0, 0xfb);
+  dv.setFloat64(1, v);
+  return new Uint8Array(dv.buffer);
+}
+
+/**
+ * A map key's deterministic encoding, which orders a map's entries (Encoder#writeSortedEntries),
+ * as the Encoder writes it: text, numbers (32-bit integers as integers unless alwaysUseFloat,
+ * other numbers as floats), BigInts (64-bit heads, tags 2/3 past them, or floats with
+ * largeBigIntToFloat), booleans, null and undefined. Any other key throws: its bytes, and so its
+ * place, are known only once C has written them.
+ * @param {unknown} k @param {Encoder} e
+ * @returns {Uint8Array}
+ */
+function canonicalKey(k, e) {
+  if (typeof k === 'string') {
+    // (a packed or shared string is its reference, as writeStrings writes it)
+    let i = e.packMap !== null ? e.packMap.get(k) : undefined;
+    if (i === undefined && e.sharedMap !== null) i = e.sharedMap.get(k);
+    if (i !== undefined) {
+      if (i < 16) return Uint8Array.of(0xe0 + i);
+      const n = i & 1 ? (15 - i) >> 1 : (i - 16) >> 1;
+      return Uint8Array.of(0xc6, ...(n >= 0 ? cborHead(0, n) : cborHead(1, -1 - n)));
+    }
+    const u = keyEncoder.encode(k);
+    return cborHead(3, u.length, u);
+  }
+  if (typeof k === 'number') {
+    if (!e.alwaysUseFloat && !(k === 0 && 1 / k < 0)) {
+      if ((k >>> 0) === k) return cborHead(0, k);
+      if ((k >> 0) === k) return cborHead(1, -1 - k);
+    }
+    return cborFloat(k, e.float64);
+  }
+  if (typeof k === 'bigint') {
+    if (k >= 0n && k < TWO64) return cborHead(0, k);
+    if (k < 0n && k >= -TWO64) return cborHead(1, -1n - k);
+    if (e.largeBigIntToFloat) return cborFloat(Number(k), e.float64);
+    const bytes = bytesFromBig(k >= 0n ? k : -1n - k);
+    return Uint8Array.of(k >= 0n ? 0xc2 : 0xc3, ...cborHead(2, bytes.length, bytes));
   }
   if (k === false || k === true || k === null || k === undefined) return Uint8Array.of(k === false ? 0xf4 : k === true ? 0xf5 : k === null ? 0xf6 : 0xf7);
-  throw new Error(`wirepack: deterministic with structuredClone orders map keys that are strings, integers of 32 bits, booleans, null or undefined (not ${typeof k === 'object' ? 'an object' : typeof k === 'number' ? 'the number ' + k : 'a ' + typeof k})`);
+  throw new Error(`wirepack: deterministic encoding with structuredClone or records orders map keys that are strings, numbers, BigInts, booleans, null or undefined (not ${typeof k === 'object' ? 'an object' : 'a ' + typeof k})`);
 }
 
 /** @param {Uint8Array} a @param {Uint8Array} b */
@@ -1427,9 +1491,6 @@ export class Encoder extends Packr {
     this.indefiniteLengths = o.indefiniteLengths === true;
     this.useSelfDescribedHeader = o.useSelfDescribedHeader === true;
     this.structuredClone = o.structuredClone === true;
-    /** deterministic with structuredClone: maps are walked in the order C writes their entries
-     * (sortedEntries), so that a shareable value comes before its references */
-    this.sortEntries = this.deterministic && this.structuredClone;
     this.alwaysUseFloat = o.alwaysUseFloat === true;
     // (Packr#write writes the other numbers, -0 excepted, as writeNumber below would)
     this.ownNumbers = this.alwaysUseFloat || this.writeNumber !== Encoder.prototype.writeNumber;
@@ -1458,6 +1519,10 @@ export class Encoder extends Packr {
     /** @type {boolean} */
     this.useRecords = this.useRecordsOption !== undefined ? this.useRecordsOption !== false
       : hasShared || o.sequential === true || (DEFAULT_USE_RECORDS && !this.deterministic && !this.indefiniteLengths);
+    /** deterministic with structuredClone or records: maps are walked in the order C writes
+     * their entries (writeSortedEntries), so that a shareable value comes before its references
+     * and a record's definition before its other objects */
+    this.sortEntries = this.deterministic && (this.structuredClone || this.useRecords);
     // cbor-x: Maps get tag 259 when maps decode as objects (records off), else only when asked;
     // a keyMap without records makes maps decode as objects whatever mapsAsObjects says (the
     // Decoder's rule, which cbor-x's Encoder inherits)
@@ -2150,18 +2215,17 @@ export class Encoder extends Packr {
   }
 
   /**
-   * deterministic with structuredClone: a map's entries in the order C writes them (by their
-   * keys' deterministic encodings, RFC 8949 4.2.1), so that the walk meets values in the order
-   * of the bytes: a shareable value (tag 28) then comes before its references (tag 29), which
-   * count the shareables before them. C sorting entries the walk had written in another order
-   * put references first (bytes that no decoder read back). Keys as canonicalKey encodes them.
+   * deterministic with structuredClone or records: a map's entries in the order C writes them
+   * (by their keys' deterministic encodings, RFC 8949 4.2.1), so that the walk meets values in
+   * the order of the bytes: a shareable value (tag 28) then comes before its references (tag 29),
+   * which count the shareables before them, and a record's definition (0xdfff) before the
+   * records that refer to its id. C sorting entries the walk had written in another order put
+   * references first (bytes no decoder read back, or records read as Tags). Keys as canonicalKey
+   * encodes them.
    * @param {Tape} T @param {[unknown, unknown][]} entries (keys as written) @param {number} depth
    */
   writeSortedEntries(T, entries, depth) {
-    if (this.packMap !== null || this.sharedMap !== null) {
-      throw new Error('wirepack: deterministic with structuredClone does not pack strings (pack, sharedValues)');
-    }
-    const bytes = entries.map(([k]) => canonicalKey(k, this.alwaysUseFloat));
+    const bytes = entries.map(([k]) => canonicalKey(k, this));
     const order = entries.map((_, i) => i).sort((a, b) => compareBytes(bytes[a], bytes[b]));
     writeHeader(T, E_MAP, entries.length);
     for (const i of order) {
