@@ -262,6 +262,10 @@ describe('decode: the values @msgpack/msgpack reads', () => {
       expect(run(() => lib.decode(data, { [k]: 2 })).error, k).toBe('DecodeError');
       expect(norm(ours.decode(data, { [k]: 3 }))).toStrictEqual(norm(lib.decode(data, { [k]: 3 })));
     }
+    // null is no limit, as the library's ?? takes it
+    const all = { maxStrLength: null, maxBinLength: null, maxArrayLength: null, maxMapLength: null, maxExtLength: null };
+    const mixed = lib.encode({ s: 'abc', b: u8(1, 2, 3), a: [1, 2, 3], t: new Date(1.5e12 + 1) });
+    expect(norm(ours.decode(mixed, all))).toStrictEqual(norm(lib.decode(mixed, all)));
     // an extension's data is under maxBinLength too (the timestamp's 8 bytes included)
     for (const [v, n] of [[new Date(1.5e12 + 1), 8], [new Date(1.5e12), 4], [new lib.ExtData(1, u8(1, 2, 3)), 3]]) {
       const data = lib.encode(v);

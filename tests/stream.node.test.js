@@ -108,6 +108,7 @@ for (const F of FORMATS) {
       }
       same((await run(new F.DecStream({ bundleStrings: true }), bytewise(bytes))).out, vals);
     });
+
     test('property: random chunk sizes decode like the whole buffer (fast-check)', async () => {
       await fc.assert(fc.asyncProperty(fc.array(value.filter((v) => v !== null), { minLength: 1, maxLength: 5 }), chunkSizes, async (vals, sizes) => {
         const bytes = await encodeAll(new F.EncStream(), vals);

@@ -18,8 +18,9 @@
  * TextEncoder make them (the library's own transcoder, for short strings, differs); nesting
  * deeper than the Decoder's maxDepth (default 1000) is a DecodeError (the library has no limit);
  * a length limit below 1 is a RangeError when the Decoder is made (0 lets only empty items
- * through there: C's limits have no such value, 0 being none); values after the array of decodeArrayStream are an error (the library ignores those in the
- * chunk that ends the array); ExtData whose data is a function (given the output position) is not
+ * through there: C's limits have no such value, 0 being none); values after the array of
+ * decodeArrayStream are an error (the library ignores those in the chunk that ends the array);
+ * ExtData whose data is a function (given the output position) is not
  * supported. Errors have wirepack's fields: code, offset, and incomplete for truncation, which is
  * a RangeError as in the library.
  */
@@ -482,6 +483,10 @@ export class Decoder {
   constructor(options) {
     const o = options || {};
     const convert = typeof o.mapKeyConverter === 'function' ? o.mapKeyConverter : undefined;
+    // (a limit of null or undefined is none, as the library's `??` takes it)
+    /** @param {number | null | undefined} v */
+    const limit = (v) => (v === null ? undefined : v);
+    const maxBin = limit(o.maxBinLength), maxExt = limit(o.maxExtLength);
     /** @private */
     this.unpackr = new Unpackr({
       useRecords: false,
@@ -489,12 +494,12 @@ export class Decoder {
       mapsAsObjects: convert === undefined,
       int64AsType: o.useBigInt64 ? 'bigint' : 'number',
       maxDepth: o.maxDepth,
-      maxArrayLength: o.maxArrayLength,
-      maxMapLength: o.maxMapLength,
-      maxStrLength: o.maxStrLength,
-      maxBinLength: o.maxBinLength,
+      maxArrayLength: limit(o.maxArrayLength),
+      maxMapLength: limit(o.maxMapLength),
+      maxStrLength: limit(o.maxStrLength),
+      maxBinLength: maxBin,
       // (an extension's data is a binary there too: its length is under maxBinLength as well)
-      maxExtLength: o.maxBinLength === undefined ? o.maxExtLength : o.maxExtLength === undefined ? o.maxBinLength : Math.min(o.maxExtLength, o.maxBinLength),
+      maxExtLength: maxBin === undefined ? maxExt : maxExt === undefined ? maxBin : Math.min(maxExt, maxBin),
       extensionCodec: o.extensionCodec || ExtensionCodec.defaultCodec,
       context: o.context,
       mapKeyConverter: convert,
