@@ -9,7 +9,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import * as cborx from 'cbor-x';
-import { encode, decodeMultiple, Encoder, Decoder, DecodeError } from 'wirepack/cbor';
+import { encode, decodeMultiple, Encoder, Decoder, DecodeError, Tag } from 'wirepack/cbor';
 import { concat, hex, fromHex } from './helpers/bytes.js';
 
 import example4 from './vectors/example4.json';
@@ -123,6 +123,14 @@ describe('decodeMultiple', () => {
     expect(hex(concat(...items.map((v) => new Encoder({ float64: true }).encode(v))))).toBe(hex(theirs));
     expect(decodeMultiple(theirs)).toEqual(items);
     expect(cborx.decodeMultiple(ours)).toEqual(items);
+  });
+
+  test('a bundle holds for its own item only: a later item\'s reference (tag 15) with no bundle is a Tag, as cbor-x reads it (it was BAD_BUNDLE)', () => {
+    const first = new Encoder({ bundleStrings: true }).encode({ s: 'bundled string one' });
+    const bytes = concat(first, fromHex('a16173cf04'));
+    const want = [{ s: 'bundled string one' }, new Map([['s', new Tag(4, 15)]])];
+    expect(new cborx.Decoder({}).decodeMultiple(bytes)).toEqual(want);
+    expect(new Decoder({}).decodeMultiple(bytes)).toEqual(want);
   });
 
   test('a packed table defined by an item holds for the items after it (as cbor-x)', () => {

@@ -518,6 +518,16 @@ export class Decoder extends Unpackr {
     return st;
   }
 
+  /** A sequence's next value: the bundle of the value before is out of scope (a reference of
+   * this one, tag 14 or 15 with no bundle of its own, was read against it: BAD_BUNDLE where
+   * cbor-x gives the Tag). The packed table stays, as in cbor-x (cbor-sequence.test.js). */
+  nextValue() {
+    const st = this.st;
+    if (st === null) return;
+    st.bundle = null;
+    st.b0 = st.b1 = 0;
+  }
+
   /** The start of a call: the outer call's (if any) pending definitions made part of its state. */
   enterCall() {
     if (this.npend !== 0) this.state();

@@ -2252,6 +2252,11 @@ export class Unpackr {
     return freezeDecoded(value);
   }
 
+  /** Before each top-level value of a sequence after the first (#unpackMultiple): what the value
+   * before had in scope and this one does not (the CBOR Decoder's bundle; MessagePack's C scopes
+   * its bundles itself). */
+  nextValue() {}
+
   /**
    * Decode one MessagePack value.
    * @param {Uint8Array | ArrayBuffer | DataView} source
@@ -2328,6 +2333,7 @@ export class Unpackr {
           // (CBOR's shared references (tag 29) count the shareables of their own value: the
           // second value's 29(0) is its own first, not the first value's; cbor-x mixes them)
           r.shared = null;
+          if (i > 0) this.nextValue();
           const value = freeze ? this.freezeValue(r.v()) : r.v();
           if (forEach) {
             inCallback = true;
