@@ -1319,9 +1319,9 @@ function cborFloat(v, f64) {
 /**
  * A map key's deterministic encoding, which orders a map's entries (Encoder#writeSortedEntries),
  * as the Encoder writes it: text, numbers (32-bit integers as integers unless alwaysUseFloat,
- * other numbers as floats), BigInts (64-bit heads, tags 2/3 past them, or floats with
- * largeBigIntToFloat), booleans, null and undefined. Any other key throws: its bytes, and so its
- * place, are known only once C has written them.
+ * other numbers as floats, float32 under useFloat32), BigInts (64-bit heads, tags 2/3 past them,
+ * or floats with largeBigIntToFloat), booleans, null and undefined. Any other key throws (and a
+ * number under DECIMAL_FIT): its bytes, and so its place, are known only once C has written them.
  * @param {unknown} k @param {Encoder} e
  * @returns {Uint8Array}
  */
@@ -1343,17 +1343,23 @@ function canonicalKey(k, e) {
       if ((k >>> 0) === k) return cborHead(0, k);
       if ((k >> 0) === k) return cborHead(1, -1 - k);
     }
-    return cborFloat(k, e.float64);
-  }
-  if (typeof k === 'bigint') {
+    // (useFloat32: in its range, the float32 writeNumber writes; DECIMAL_FIT's choice is its own)
+    if (e.useFloat32 > 0 && k < 4294967296 && k >= -2147483648) {
+      if (e.useFloat32 < FLOAT32_OPTIONS.DECIMAL_FIT) return cborFloat(Math.fround(k), e.float64);
+    } else {
+      return cborFloat(k, e.float64);
+    }
+  } else if (typeof k === 'bigint') {
+    // (largeBigIntToFloat first: -2^64 is among the BigInts it makes floats, as writeBigInt)
+    if (e.largeBigIntToFloat && (k >= TWO64 || k <= -TWO64)) return cborFloat(Number(k), e.float64);
     if (k >= 0n && k < TWO64) return cborHead(0, k);
     if (k < 0n && k >= -TWO64) return cborHead(1, -1n - k);
-    if (e.largeBigIntToFloat) return cborFloat(Number(k), e.float64);
     const bytes = bytesFromBig(k >= 0n ? k : -1n - k);
     return Uint8Array.of(k >= 0n ? 0xc2 : 0xc3, ...cborHead(2, bytes.length, bytes));
+  } else if (k === false || k === true || k === null || k === undefined) {
+    return Uint8Array.of(k === false ? 0xf4 : k === true ? 0xf5 : k === null ? 0xf6 : 0xf7);
   }
-  if (k === false || k === true || k === null || k === undefined) return Uint8Array.of(k === false ? 0xf4 : k === true ? 0xf5 : k === null ? 0xf6 : 0xf7);
-  throw new Error(`wirepack: deterministic encoding with structuredClone or records orders map keys that are strings, numbers, BigInts, booleans, null or undefined (not ${typeof k === 'object' ? 'an object' : 'a ' + typeof k})`);
+  throw new Error(`wirepack: deterministic encoding with structuredClone or records orders map keys that are strings, numbers, BigInts, booleans, null or undefined (not ${typeof k === 'object' ? 'an object' : typeof k === 'number' ? 'a number under useFloat32: DECIMAL_FIT' : 'a ' + typeof k})`);
 }
 
 /** @param {Uint8Array} a @param {Uint8Array} b */
