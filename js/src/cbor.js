@@ -2197,8 +2197,9 @@ export class Encoder extends Packr {
   /**
    * Plain objects: a record (useRecords), or a map (keys through keyMap, and packed, when set).
    * @param {Tape} T @param {Record<string, unknown>} o @param {number} depth
+   * @param {boolean} [plain] o's prototype is Object.prototype or null (the caller looked)
    */
-  writeMap(T, o, depth) {
+  writeMap(T, o, depth, plain) {
     if (this.skipFunction === true && Object.getPrototypeOf(o) === Object.prototype) {
       // cbor-x's skipFunction: properties whose values are functions are left out
       /** @type {Record<string, unknown>} */
@@ -2209,9 +2210,10 @@ export class Encoder extends Packr {
         else kept[k] = o[k];
       }
       o = kept;
+      plain = true;
     }
     if (this.useRecords) {
-      this.writeRecord(T, o, depth);
+      this.writeRecord(T, o, depth, plain === true);
       return;
     }
     if (this.sortEntries) {
@@ -2256,8 +2258,9 @@ export class Encoder extends Packr {
    * 0xdfff, or, below maxSharedStructures, added to the shared structures), a reference (tag
    * 0xe000 + id) after that.
    * @param {Tape} T @param {Record<string, unknown>} object @param {number} depth
+   * @param {boolean} plain object's prototype is Object.prototype or null
    */
-  writeRecord(T, object, depth) {
+  writeRecord(T, object, depth, plain) {
     const structures = this.recStructures;
     let transition = structures.transitions || (structures.transitions = Object.create(null));
     let newTransitions = 0;
@@ -2266,6 +2269,9 @@ export class Encoder extends Packr {
     let parentRecordId;
     /** @type {any[] | undefined} */
     let keys;
+    // (own keys only: no check needed while Object.prototype has no enumerable property and
+    // the object has no other prototype)
+    const check = !T.forIn || !plain;
     if (this.keyMap !== null) {
       keys = Object.keys(object).map((k) => this.encodeKey(k));
       length = keys.length;
@@ -2279,8 +2285,6 @@ export class Encoder extends Packr {
         transition = next;
       }
     } else {
-      // (own keys only: no check needed while Object.prototype has no enumerable property)
-      const check = !T.forIn;
       for (const key in object) {
         if (check && !Object.prototype.hasOwnProperty.call(object, key)) continue;
         let next = transition[key];
@@ -2334,22 +2338,23 @@ export class Encoder extends Packr {
         // (strings as they go, no packing or bundles: from the key cache, as map keys)
         if (this.write === Packr.prototype.write) this.writeDefKeys(T, k, depth);
         else for (let i = 0; i < k.length; i++) this.write(T, k[i], depth);
-        this.writeRecordValues(T, object, depth, length);
+        this.writeRecordValues(T, object, depth, length, check);
         return;
       }
     }
     writeHeader(T, E_ARR, length);
-    this.writeRecordValues(T, object, depth, length);
+    this.writeRecordValues(T, object, depth, length, check);
   }
 
   /**
    * The values of a record, in for-in order (own keys only). Throws when their number is not the
    * record's: a getter deleted a key not yet visited, which for-in then skips.
    * @param {Tape} T @param {Record<string, unknown>} object @param {number} depth @param {number} length
+   * @param {boolean} check whether for-in may list inherited keys (writeRecord's)
    */
-  writeRecordValues(T, object, depth, length) {
+  writeRecordValues(T, object, depth, length, check) {
     let n = length;
-    if (T.forIn) {
+    if (!check) {
       for (const key in object) { this.write(T, object[key], depth); n--; }
     } else {
       for (const key in object) if (Object.prototype.hasOwnProperty.call(object, key)) { this.write(T, object[key], depth); n--; }
@@ -2369,7 +2374,7 @@ export class Encoder extends Packr {
       if (T.plainMaps) {
         this.writePlainMap(T, /** @type {Record<string, unknown>} */ (o), depth);
       } else {
-        this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
+        this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth, true);
       }
       return;
     }

@@ -995,7 +995,7 @@ export class Packr extends Unpackr {
     }
     const proto = Object.getPrototypeOf(o);
     if (proto === Object.prototype || proto === null) {
-      if (T.structs !== null) this.writeMpRecord(T, /** @type {Record<string, unknown>} */ (o), depth);
+      if (T.structs !== null) this.writeMpRecord(T, /** @type {Record<string, unknown>} */ (o), depth, true);
       else if (T.forIn && !T.mapOpts) this.writePlainMap(T, /** @type {Record<string, unknown>} */ (o), depth);
       else this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
       return;
@@ -1176,16 +1176,18 @@ export class Packr extends Unpackr {
    * A plain object as a record (msgpackr's records): the id of its key sequence, after the
    * definition of that sequence the first time, then the values.
    * @param {Tape} T @param {Record<string, unknown>} o @param {number} depth
+   * @param {boolean} [plain] o's prototype is Object.prototype or null (the caller looked)
    */
-  writeMpRecord(T, o, depth) {
+  writeMpRecord(T, o, depth, plain) {
     const use = this.useRecords;
     if (typeof use === 'function' && !use(o)) { this.writeMap(T, o, depth); return; }
     const s = /** @type {Structures} */ (T.structs);
     let t = s.transitions || (s.transitions = new Transition());
     // keys by for-in, twice (V8's enum cache: no keys array; one is made only for a record not
-    // seen before), as writePlainMap; inherited keys are skipped only while Object.prototype has
-    // an enumerable property (for-in lists own keys first, in Object.keys order)
-    const own = !T.forIn;
+    // seen before), as writePlainMap; inherited keys are skipped while Object.prototype has an
+    // enumerable property, and for objects with another prototype (a class's, or a URL's
+    // enumerable accessors): for-in lists own keys first, in Object.keys order, then those
+    const own = !T.forIn || plain !== true;
     let fresh = 0, n = 0;
     for (const k in o) {
       if (own && !Object.prototype.hasOwnProperty.call(o, k)) continue;
