@@ -6,7 +6,7 @@
  */
 import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, freezeDecoded, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS, F_CBOR_SHARED, F_CBOR_PACKED, MARK_FIRST_LO } from './decode.js';
 import {
-  Packr, Tape, IdQueue, writeBytes, writeHeader, writeString, writeF64, FLOAT32_OPTIONS, E_RAW,
+  Packr, Tape, IdQueue, writeBytes, writeHeader, writeString, writeF64, FLOAT32_OPTIONS, E_RAW, writeRaw,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
 } from './encode.js';
 import { diagnose } from './diagnose.js';
@@ -1414,6 +1414,8 @@ function writeCborxSeconds(T, sec) {
  * @property {boolean} [alwaysUseFloat] write every number, integers too, as a float
  * @property {boolean} [skipFunction] leave out object properties whose values are functions (cbor-x)
  * @property {boolean} [useTimestamp32] Dates in 0..2^32 s as whole seconds, milliseconds dropped (cbor-x)
+ * @property {boolean} [useToJSON] write what toJSON returns for class instances that have one and
+ *   are no type the encoder knows (off by default, as cbor-x; MessagePack's default is on)
  * @property {boolean} [useRecords] cbor-x's record extension (objects as tag 0xdfff definitions
  *   and 0xe000+id references). Default: on for `new Encoder()` (structuredClone too), off for
  *   `encode` (as cbor-x); off with wirepack's own deterministic and indefiniteLengths
@@ -1512,6 +1514,8 @@ export class Encoder extends Packr {
     this.ownNumbers = this.alwaysUseFloat || this.writeNumber !== Encoder.prototype.writeNumber;
     /** cbor-x's skipFunction: leave out object properties whose values are functions */
     this.skipFunction = o.skipFunction === true;
+    /** cbor-x's useToJSON: off unless asked (Packr's is on unless refused) */
+    this.useToJSON = o.useToJSON === true;
     this.cborFlags = (this.deterministic ? DETERMINISTIC : 0) | (this.float64 ? FLOAT64 : 0) | (this.indefiniteLengths ? INDEFINITE : 0) |
       // useFloat32 / alwaysUseFloat choose float32 or float64 here, as cbor-x (a float64 that did
       // not qualify for float32 must not be shortened into one)
@@ -2499,9 +2503,50 @@ export class Encoder extends Packr {
       this.write(T, o.version, depth);
       return;
     }
+    // then, as cbor-x: any other iterable (a generator, a collection class, a String object) is
+    // an indefinite-length array of its values (a map of its own properties lost them); an async
+    // iterable or a Blob is an Error (encodeAsAsyncIterable reads them); with useToJSON, what
+    // toJSON returns
+    const x = /** @type {any} */ (o);
+    if (typeof x[Symbol.iterator] === 'function') {
+      this.writeIterable(T, x, depth);
+      return;
+    }
+    if (typeof x[Symbol.asyncIterator] === 'function' || (typeof Blob === 'function' && o instanceof Blob)) {
+      const e = new Error('Iterable/blob should be serialized as iterator');
+      /** @type {any} */ (e).iteratorNotHandled = true;
+      throw e;
+    }
+    if (this.useToJSON === true && typeof x.toJSON === 'function') {
+      const json = x.toJSON();
+      if (json !== o) {
+        this.write(T, json, depth);
+        return;
+      }
+    }
     this.writeMap(T, /** @type {Record<string, unknown>} */ (o), depth);
   }
+
+  /**
+   * An iterable's values as an indefinite-length array (9f ... ff), cbor-x's bytes; a definite
+   * one under deterministic, and through the tracked encoder's own arrays under
+   * indefiniteLengths (its item count cannot take raw bytes for a container).
+   * @param {Tape} T @param {Iterable<unknown>} it @param {number} depth
+   */
+  writeIterable(T, it, depth) {
+    if ((this.cborFlags & (DETERMINISTIC | INDEFINITE)) !== 0) {
+      const a = Array.from(it);
+      writeHeader(T, E_ARR, a.length);
+      for (let i = 0; i < a.length; i++) this.write(T, a[i], depth);
+      return;
+    }
+    writeRaw(T, INDEFINITE_ARRAY);
+    for (const v of it) this.write(T, v, depth);
+    writeRaw(T, BREAK_BYTE);
+  }
 }
+
+const INDEFINITE_ARRAY = Uint8Array.of(0x9f), BREAK_BYTE = Uint8Array.of(0xff);
 
 // the free functions write and read plain CBOR (no records), as cbor-x's do
 const defaultEncoder = new Encoder({ useRecords: false });
