@@ -318,6 +318,19 @@ describe('sequential', () => {
     expect(ours.map((b) => d.decode(b))).toEqual(vs);
   });
 
+  test('an encode that throws (a getter) defines nothing a later message refers to', () => {
+    // the ids a failed encode gave new shapes never reach the decoder; later messages referred
+    // to them (cbor-x's do too)
+    const shape = (i) => ({ a: i, ['k' + (i % 9)]: { x: i, y: [i] }, b: 'str' + i });
+    const bad = (i) => ({ ['n' + i]: 1, get boom() { throw new Error('getter'); } });
+    const e = new Encoder({ sequential: true }), d = new Decoder({ sequential: true });
+    for (let i = 0; i < 60; i++) {
+      const v = [shape(i), shape(i % 5)];
+      if (i % 7 === 3) expect(() => e.encode([shape(i + 100), bad(i), shape(i + 1000)])).toThrow('getter');
+      expect(d.decode(e.encode(v))).toEqual(v);
+    }
+  });
+
   test('fast-check: sequential streams match cbor-x and decode back', () => {
     fc.assert(fc.property(fc.array(exactValue, { minLength: 1, maxLength: 6 }), (vs) => {
       const e = new Encoder({ sequential: true }), c = new cborx.Encoder({ sequential: true });

@@ -1640,13 +1640,15 @@ export class Encoder extends Packr {
     this.bundle = this.cborBundles && typeof value !== 'string' ? { s0: '', s1: '', size: Infinity, open: false } : null;
     /** @type {Uint8Array} */
     let out;
+    let failed = true;
     try {
       out = super.pack(value);
+      failed = false;
     } finally {
       this.bundle = savedBundle;
       this.packTable = null;
       this.packMap = null;
-      if (records) this.endRecords();
+      if (records) this.endRecords(failed);
     }
     if (this.hasSharedUpdate && this.recSave) {
       this.hasSharedUpdate = false;
@@ -1751,8 +1753,11 @@ export class Encoder extends Packr {
     this.hasSharedUpdate = false;
   }
 
-  /** After an encoding with records (cbor-x's bookkeeping, so ids are reused the same way). */
-  endRecords() {
+  /**
+   * After an encoding with records (cbor-x's bookkeeping, so ids are reused the same way).
+   * @param {boolean} failed the encoding threw
+   */
+  endRecords(failed) {
     const structures = this.recStructures;
     if (this.serializationsSinceTransitionRebuild < 10) this.serializationsSinceTransitionRebuild++;
     // (ids from maxSharedStructures up are not stored: see writeRecord)
@@ -1763,7 +1768,10 @@ export class Encoder extends Packr {
       this.serializationsSinceTransitionRebuild = 0;
       this.transitionsCount = 0;
       q.reset(undefined, true);
-    } else if (q.n > 0 && !this.sequential) {
+    } else if (q.n > 0 && (!this.sequential || failed)) {
+      // (sequential: the ids a failed call defined never reached the decoder, which a later
+      // message would then refer to; every id is forgotten, and later messages define theirs
+      // again)
       for (let i = 0; i < q.n; i++) q.at(i)[RECORD_ID] = undefined;
       q.reset();
     }

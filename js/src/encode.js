@@ -648,6 +648,18 @@ export class Packr extends Unpackr {
       rs.pending = null;
       if (!failed && this.saveStructures) this.promote(s, rs, toPromote);
     }
+    if (failed && rs.sequential && q.n > 0) {
+      // the ids this call defined never reached the decoder, which a later message would then
+      // refer to: forget every per-message id (later messages define theirs again)
+      for (let i = 0; i < q.n; i++) {
+        const t = q.at(i);
+        t.id = 0;
+        t.word = 0;
+      }
+      q.reset();
+      s.length = shared;
+      s.nextId = shared + 0x40;
+    }
     if (failed && rs.hasSharedUpdate && this.saveStructures) {
       rs.hasSharedUpdate = false;
       if (this.getStructures) s.uninitialized = true;
