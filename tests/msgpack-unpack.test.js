@@ -45,6 +45,10 @@ describe('msgpackr defaults', () => {
     expect(unpack(two, { start: 3 })).toBe('x');
     expect(unpack(two, { start: 3, end: 5 })).toBe('x');
     expect(errorOf(() => unpack(two)).code).toBe('TRAILING_DATA');
+    // a start that is no offset is an error (a subarray from -1 read the last byte: 'x' here
+    // decoded as 120)
+    for (const start of [-1, -3, 1.5]) expect(() => unpack(two, { start })).toThrow(RangeError);
+    expect(unpack(two, { start: 0, end: 3 })).toEqual([1, 2]);
   });
 });
 

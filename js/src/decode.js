@@ -1760,6 +1760,8 @@ function toBytes(src) {
 function range(bytes, options) {
   if (typeof options === 'object' && options !== null) {
     const start = options.start || 0, end = options.end === undefined ? bytes.length : Math.min(options.end, bytes.length);
+    // (subarray would count a negative start from the end, and cut a fraction off)
+    if (!(start >= 0 && start % 1 === 0)) throw new RangeError(`wirepack: start must be an offset into the source (${start})`);
     return bytes.subarray(start, end);
   }
   return typeof options === 'number' && options > -1 ? bytes.subarray(0, Math.min(options, bytes.length)) : bytes;
