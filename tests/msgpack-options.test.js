@@ -210,12 +210,30 @@ describe('useBuffer and RESERVE_START_SPACE', () => {
     expect(hex(big).slice(0, 4)).toBe('d964');
   });
 
+  test('offset: where the last result written into the buffer ends (msgpackr\'s offset, in its buffer)', () => {
+    const p = new Packr(PLAIN);
+    expect(p.offset).toBe(0);
+    const buf = new Uint8Array(64);
+    p.useBuffer(buf);
+    for (const v of [{ a: 1 }, [1, 2, 3], 'abc']) {
+      const r = p.pack(v);
+      expect(r.buffer).toBe(buf.buffer);
+      expect(p.offset).toBe(r.byteOffset + r.length);
+    }
+    p.useBuffer(new Uint8Array(64));
+    expect(p.offset).toBe(0);
+  });
+
   test('RESERVE_START_SPACE reserves bytes before the value', () => {
     const b = new Packr(PLAIN).pack({ a: 1 }, 2048 + 3);
     expect(hex(b)).toBe('000000' + '81a16101');
     const m = new msgpackr.Packr({ ...PLAIN, variableMapSize: true }).pack({ a: 1 }, 2048 + 3);
     expect(hex(m.subarray(3))).toBe('81a16101');
     expect(m.length).toBe(b.length);
+    // the free pack takes it too, as msgpackr's (it was dropped)
+    expect(hex(pack({ a: 1 }, 2048 + 2))).toBe('0000' + '81a16101');
+    expect(hex(msgpackr.pack('x', 2048 + 2).subarray(2))).toBe(hex(pack('x', 2048 + 2).subarray(2)));
+    expect(pack('x', 2048 + 2).length).toBe(4);
   });
 });
 

@@ -33,7 +33,9 @@ export const C1 = new C1Type();
 export function clearSource() {}
 export { init, initSync, isInitialized } from './runtime.js';
 
+/** @typedef {Packr} Encoder msgpackr's other name for Packr (a type too, as its class is) */
 export const Encoder = Packr;
+/** @typedef {Unpackr} Decoder msgpackr's other name for Unpackr */
 export const Decoder = Unpackr;
 
 // msgpackr's free functions: no records, maps as objects
@@ -41,18 +43,30 @@ const defaultPackr = new Packr({ useRecords: false });
 const defaultUnpackr = new Unpackr({ useRecords: false });
 
 /**
+ * msgpackr's name for the options of Packr and Unpackr (both take all of them).
+ * @typedef {import('./encode.js').PackOptions & import('./decode.js').UnpackOptions} Options
+ */
+/**
+ * msgpackr's name for the second argument of unpack: an end offset, or the part of the source
+ * to decode (`lazy`, msgpackr's lazy structures, is accepted and ignored).
+ * @typedef {number | { start?: number, end?: number, lazy?: boolean }} UnpackOptions
+ */
+/** @typedef {import('./encode.js').EncodedBytes} EncodedBytes */
+
+/**
  * Encode a value as MessagePack (a Buffer in Node, a Uint8Array elsewhere).
  * @param {unknown} value
- * @returns {Uint8Array}
+ * @param {number} [encodeOptions] as for Packr#pack (RESERVE_START_SPACE)
+ * @returns {EncodedBytes}
  */
-export function pack(value) {
-  return defaultPackr.pack(value);
+export function pack(value, encodeOptions) {
+  return defaultPackr.pack(value, encodeOptions);
 }
 
 /**
  * Decode one MessagePack value.
  * @param {Uint8Array | ArrayBuffer | DataView} source
- * @param {number | {start?: number, end?: number}} [options] msgpackr's end offset, or {start, end}
+ * @param {UnpackOptions} [options] msgpackr's end offset, or {start, end}
  * @returns {any}
  */
 export function unpack(source, options) {
@@ -60,13 +74,25 @@ export function unpack(source, options) {
 }
 
 /**
- * Decode concatenated MessagePack values (see Unpackr#unpackMultiple).
+ * Decode concatenated MessagePack values (see Unpackr#unpackMultiple): all of them, or with a
+ * callback, each of them in turn.
+ * @overload
+ * @param {Uint8Array | ArrayBuffer | DataView} source
+ * @returns {any[]}
+ */
+/**
+ * @overload
+ * @param {Uint8Array | ArrayBuffer | DataView} source
+ * @param {(value: any, start: number, end: number) => unknown} forEach
+ * @returns {void}
+ */
+/**
  * @param {Uint8Array | ArrayBuffer | DataView} source
  * @param {(value: any, start: number, end: number) => unknown} [forEach]
- * @returns {any[] | undefined}
+ * @returns {any[] | void}
  */
 export function unpackMultiple(source, forEach) {
-  return defaultUnpackr.unpackMultiple(source, forEach);
+  return defaultUnpackr.unpackMultiple(source, /** @type {any} */ (forEach));
 }
 
 export const encode = pack;

@@ -31,9 +31,19 @@ export function clearSource() {}
 const sizeLimits = { version: 0, maxArraySize: 0, maxMapSize: 0, maxObjectSize: 0 };
 
 /**
+ * cbor-x's name for what setSizeLimits takes.
+ * @typedef {{maxArraySize?: number, maxMapSize?: number, maxObjectSize?: number}} SizeLimitOptions
+ */
+/**
+ * cbor-x's name for the options of Encoder and Decoder (an Encoder takes both: it decodes too).
+ * @typedef {CborEncoderOptions & DecoderOptions} Options
+ */
+/** @typedef {import('./encode.js').EncodedBytes} EncodedBytes */
+
+/**
  * cbor-x's setSizeLimits: the largest arrays and maps (objects) any Decoder accepts from now on.
  * Above them decoding throws DecodeError('LIMIT') at the item (cbor-x throws a plain Error).
- * @param {{maxArraySize?: number, maxMapSize?: number, maxObjectSize?: number}} limits
+ * @param {SizeLimitOptions} limits
  */
 export function setSizeLimits(limits) {
   if (limits.maxArraySize) sizeLimits.maxArraySize = limits.maxArraySize;
@@ -565,16 +575,28 @@ export class Decoder extends Unpackr {
    * stops when it returns false. Records defined by an item stay defined for the items after
    * it (as cbor-x). A truncated last item throws a DecodeError with `incomplete`, the items
    * before it (`values`) and where it starts (`lastPosition`).
+   * @overload
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @returns {any[]}
+   */
+  /**
+   * @overload
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {(value: any) => unknown} forEach
+   * @returns {void}
+   */
+  /**
    * @param {Uint8Array | ArrayBuffer | DataView} source
    * @param {(value: any) => unknown} [forEach]
-   * @returns {any[] | undefined}
+   * @returns {any[] | void}
    */
   decodeMultiple(source, forEach) {
     if (this.limitsVersion !== sizeLimits.version) this.applySizeLimits();
     const saved = this.enterCall();
     try {
-      if (this.mapKey === null) return super.unpackMultiple(source, forEach && ((v) => forEach(v)));
-      const out = super.unpackMultiple(source, forEach && ((v) => forEach(this.unmapped(v))));
+      if (this.mapKey === null) return super.unpackMultiple(source, /** @type {any} */ (forEach && ((v) => forEach(v))));
+      /** @type {any[] | undefined} */
+      const out = /** @type {any} */ (super.unpackMultiple(source, /** @type {any} */ (forEach && ((v) => forEach(this.unmapped(v))))));
       return out && out.map((v) => this.unmapped(v));
     } catch (e) {
       if (this.mapKey !== null && e instanceof DecodeError && e.values) e.values = e.values.map((v) => this.unmapped(v));
@@ -597,12 +619,23 @@ export class Decoder extends Unpackr {
 
   /**
    * decodeMultiple under its inherited MessagePack name (forEach is given each item alone).
+   * @overload
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @returns {any[]}
+   */
+  /**
+   * @overload
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {(value: any, start: number, end: number) => unknown} forEach
+   * @returns {void}
+   */
+  /**
    * @param {Uint8Array | ArrayBuffer | DataView} source
    * @param {(value: any, start: number, end: number) => unknown} [forEach]
-   * @returns {any[] | undefined}
+   * @returns {any[] | void}
    */
   unpackMultiple(source, forEach) {
-    return this.decodeMultiple(source, /** @type {((value: any) => unknown) | undefined} */ (forEach));
+    return this.decodeMultiple(source, /** @type {any} */ (forEach));
   }
 
   /**
@@ -1627,7 +1660,7 @@ export class Encoder extends Packr {
   /**
    * Encode a value as CBOR (a Buffer in Node, a Uint8Array elsewhere).
    * @param {unknown} value
-   * @returns {Uint8Array}
+   * @returns {EncodedBytes}
    */
   encode(value) {
     const records = this.useRecords;
@@ -1655,7 +1688,7 @@ export class Encoder extends Packr {
       if (this.recStructures.length > this.maxSharedStructures) this.recStructures = this.recStructures.slice(0, this.maxSharedStructures);
       if (this.updateSharedData() === false) return this.encode(value);
     }
-    return out;
+    return /** @type {EncodedBytes} */ (out);
   }
 
   /**
@@ -1670,12 +1703,24 @@ export class Encoder extends Packr {
   }
 
   /**
+   * Decode a CBOR sequence with this encoder's options (Decoder#decodeMultiple).
+   * @overload
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @returns {any[]}
+   */
+  /**
+   * @overload
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {(value: any) => unknown} forEach
+   * @returns {void}
+   */
+  /**
    * @param {Uint8Array | ArrayBuffer | DataView} source
    * @param {(value: any) => unknown} [forEach]
-   * @returns {any[] | undefined}
+   * @returns {any[] | void}
    */
   decodeMultiple(source, forEach) {
-    return this.getDecoder().decodeMultiple(source, forEach);
+    return this.getDecoder().decodeMultiple(source, /** @type {any} */ (forEach));
   }
 
   /**
@@ -1683,7 +1728,7 @@ export class Encoder extends Packr {
    * what encode adds: records, packed tables, bundles, shared values).
    * @param {unknown} value
    * @param {number} [_encodeOptions] msgpackr's mode flags, not used
-   * @returns {Uint8Array}
+   * @returns {EncodedBytes}
    */
   pack(value, _encodeOptions) {
     return this.encode(value);
@@ -1702,12 +1747,23 @@ export class Encoder extends Packr {
 
   /**
    * decodeMultiple under its inherited MessagePack name (forEach is given each item alone).
+   * @overload
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @returns {any[]}
+   */
+  /**
+   * @overload
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {(value: any, start: number, end: number) => unknown} forEach
+   * @returns {void}
+   */
+  /**
    * @param {Uint8Array | ArrayBuffer | DataView} source
    * @param {(value: any, start: number, end: number) => unknown} [forEach]
-   * @returns {any[] | undefined}
+   * @returns {any[] | void}
    */
   unpackMultiple(source, forEach) {
-    return this.decodeMultiple(source, /** @type {((value: any) => unknown) | undefined} */ (forEach));
+    return this.decodeMultiple(source, /** @type {any} */ (forEach));
   }
 
   /** @returns {Decoder} */
@@ -2563,7 +2619,7 @@ const defaultDecoder = new Decoder({ useRecords: false });
 /**
  * Encode a value as CBOR with default options.
  * @param {unknown} value
- * @returns {Uint8Array}
+ * @returns {EncodedBytes}
  */
 export function encode(value) {
   return defaultEncoder.encode(value);
@@ -2581,10 +2637,21 @@ export function decode(source, end) {
 
 /**
  * Decode a CBOR sequence with default options.
+ * @overload
+ * @param {Uint8Array | ArrayBuffer | DataView} source
+ * @returns {any[]}
+ */
+/**
+ * @overload
+ * @param {Uint8Array | ArrayBuffer | DataView} source
+ * @param {(value: any) => unknown} forEach
+ * @returns {void}
+ */
+/**
  * @param {Uint8Array | ArrayBuffer | DataView} source
  * @param {(value: any) => unknown} [forEach]
- * @returns {any[] | undefined}
+ * @returns {any[] | void}
  */
 export function decodeMultiple(source, forEach) {
-  return defaultDecoder.decodeMultiple(source, forEach);
+  return defaultDecoder.decodeMultiple(source, /** @type {any} */ (forEach));
 }

@@ -2262,8 +2262,8 @@ export class Unpackr {
   /**
    * Decode one MessagePack value.
    * @param {Uint8Array | ArrayBuffer | DataView} source
-   * @param {number | {start?: number, end?: number}} [options] msgpackr's end offset, or
-   *   {start, end}: decode only that part of source
+   * @param {number | {start?: number, end?: number, lazy?: boolean}} [options] msgpackr's end
+   *   offset, or {start, end}: decode only that part of source (`lazy` is ignored)
    * @returns {any}
    */
   unpack(source, options) {
@@ -2294,9 +2294,20 @@ export class Unpackr {
   /**
    * Decode a sequence of concatenated values. With a callback, calls it with each value and its
    * byte range, stopping early when it returns false; otherwise returns the values.
+   * @overload
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @returns {any[]}
+   */
+  /**
+   * @overload
+   * @param {Uint8Array | ArrayBuffer | DataView} source
+   * @param {(value: any, start: number, end: number) => unknown} forEach
+   * @returns {void}
+   */
+  /**
    * @param {Uint8Array | ArrayBuffer | DataView} source
    * @param {(value: any, start: number, end: number) => unknown} [forEach]
-   * @returns {any[] | undefined}
+   * @returns {any[] | void}
    */
   unpackMultiple(source, forEach) {
     const bytes = toBytes(source);
@@ -2364,7 +2375,7 @@ export class Unpackr {
 
   /**
    * @param {Uint8Array | ArrayBuffer | DataView} source
-   * @param {number | {start?: number, end?: number}} [options]
+   * @param {number | {start?: number, end?: number, lazy?: boolean}} [options]
    */
   decode(source, options) {
     return this.unpack(source, options);

@@ -58,6 +58,13 @@ const mult10 = new Array(256);
 for (let i = 0; i < 256; i++) mult10[i] = +('1e' + Math.floor(45.15 - i * 0.30103));
 
 /**
+ * What encoding returns: a Buffer in Node, a Uint8Array elsewhere (as msgpackr's and cbor-x's
+ * types say Buffer). Typed as Node's Buffer where the types of Node are loaded (@types/node
+ * declares globalThis.Buffer; its allocUnsafe gives the Buffer type), else as Uint8Array.
+ * @typedef {typeof globalThis extends { Buffer: { allocUnsafe(size: number): infer B } } ? B : Uint8Array} EncodedBytes
+ */
+
+/**
  * @typedef {object} PackOptions
  * @property {number} [useFloat32] FLOAT32_OPTIONS: ALWAYS and DECIMAL_ROUND write non-integer
  *   numbers in the float32 range as float32; DECIMAL_FIT only when no decimal digit is lost
@@ -459,6 +466,8 @@ export class Packr extends Unpackr {
     /** @type {Uint8Array | null} a buffer given to useBuffer, written into while it has room */
     this.userBuffer = null;
     this.userOffset = 0;
+    /** where the last result written into the useBuffer buffer ends (msgpackr's offset) */
+    this.offset = 0;
     /** results are Uint8Arrays, also where Buffer exists (wirepack/msgpack's, as its library's) */
     this.plainResult = false;
     /** @type {RecordState | null} */
@@ -523,7 +532,7 @@ export class Packr extends Unpackr {
    * @param {unknown} value
    * @param {number} [encodeOptions] msgpackr's mode flags: RESERVE_START_SPACE (2048) plus n
    *   (0..255) starts the result with n zero bytes for the caller to fill; others are ignored
-   * @returns {Uint8Array}
+   * @returns {EncodedBytes}
    */
   pack(value, encodeOptions) {
     let tape = this.tape;
@@ -571,7 +580,7 @@ export class Packr extends Unpackr {
     if (rs !== null && rs.hasSharedUpdate && this.saveStructures && this.cborFlags < 0) {
       if (this.saveMpStructures() === false) return this.pack(value, encodeOptions);
     }
-    return out;
+    return /** @type {EncodedBytes} */ (out);
   }
 
   /**
@@ -737,7 +746,7 @@ export class Packr extends Unpackr {
    * A pack inside a pack with records (a toJSON, an extension or saveStructures calling pack):
    * it gets its own per-message structures, and the outer message's are restored afterwards.
    * @param {RecordState} rs @param {unknown} value
-   * @returns {Uint8Array}
+   * @returns {EncodedBytes}
    */
   packNested(rs, value) {
     const self = /** @type {any} */ (this);
@@ -793,7 +802,7 @@ export class Packr extends Unpackr {
         if (tape.bundle !== null) endBundle(tape);
         const out = emit(rt, tape, this.cborFlags, null);
         failed = false;
-        return out;
+        return /** @type {EncodedBytes} */ (out);
       } finally {
         tape.detach();
         release(rt);
@@ -827,7 +836,7 @@ export class Packr extends Unpackr {
     }
   }
 
-  /** @param {unknown} value @param {number} [encodeOptions] as for pack */
+  /** @param {unknown} value @param {number} [encodeOptions] as for pack @returns {EncodedBytes} */
   encode(value, encodeOptions) {
     return this.pack(value, encodeOptions);
   }
@@ -840,6 +849,7 @@ export class Packr extends Unpackr {
   useBuffer(buffer) {
     this.userBuffer = buffer;
     this.userOffset = 0;
+    this.offset = 0;
   }
 
   /** Forget the structures (msgpackr's clearSharedData). */
@@ -2069,6 +2079,7 @@ function emit(rt, T, cborFlags, packr) {
     if (at + n <= ub.length) {
       if (xlen !== 0) copyWithXbins(rt, T, out, n, ub, at);
       else ub.set(rt.u8.subarray(out, out + n), at);
+      packr.offset = at + n;
       packr.userOffset = (at + n + 7) & ~7;
       return ub.subarray(at, at + n);
     }

@@ -269,12 +269,25 @@ await platform('cli', `node ${process.version}`, () => {
 // Two consumers: a Node project (NodeNext, @types/node) and a browser project (Bundler, no Node
 // types); both check the shipped .d.ts themselves (skipLibCheck off). tsc is the slowest step:
 // both start now, in the background, and are awaited where their PASS line is printed.
+// A third and fourth: typed-peers.ts, code written for msgpackr's and cbor-x's types, checked
+// against those types (the peers' .d.ts from this repository's node_modules, through `paths`:
+// the program is their users' code) and with its imports changed to wirepack's (switching is
+// that change alone).
+const nodeTypes = { module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'], typeRoots: [path.join(REPO, 'node_modules', '@types')] };
+if (want('typescript')) {
+  const peerSource = fs.readFileSync(path.join(PROJ, 'typed-peers.ts'), 'utf8');
+  const switched = peerSource.replace(/from 'msgpackr'/g, "from 'wirepack'").replace(/from 'cbor-x'/g, "from 'wirepack/cbor'");
+  if (switched === peerSource || /from '(msgpackr|cbor-x)'/.test(switched)) throw new Error('typed-peers.ts: no peer imports to switch');
+  fs.writeFileSync(path.join(PROJ, 'typed-peers-wirepack.ts'), switched);
+}
 const tscRuns = !want('typescript') ? [] : Object.entries({
-  'tsconfig.node.json': { module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'], typeRoots: [path.join(REPO, 'node_modules', '@types')] },
-  'tsconfig.browser.json': { module: 'ESNext', moduleResolution: 'Bundler', types: [] },
-}).map(([file, extra]) => {
+  'tsconfig.node.json': [nodeTypes, 'typed.ts'],
+  'tsconfig.browser.json': [{ module: 'ESNext', moduleResolution: 'Bundler', types: [] }, 'typed.ts'],
+  'tsconfig.peers.json': [{ ...nodeTypes, paths: { msgpackr: [path.join(REPO, 'node_modules', 'msgpackr', 'index.d.ts')], 'cbor-x': [path.join(REPO, 'node_modules', 'cbor-x', 'index.d.ts')] } }, 'typed-peers.ts'],
+  'tsconfig.switched.json': [nodeTypes, 'typed-peers-wirepack.ts'],
+}).map(([file, [extra, program]]) => {
   const compilerOptions = { target: 'ES2022', lib: ['ES2022', 'DOM'], strict: true, noEmit: true, skipLibCheck: false, ...extra };
-  fs.writeFileSync(path.join(PROJ, file), JSON.stringify({ compilerOptions, files: ['typed.ts'] }, null, 2));
+  fs.writeFileSync(path.join(PROJ, file), JSON.stringify({ compilerOptions, files: [program] }, null, 2));
   return new Promise((resolve) => {
     let out = '';
     const child = spawn(path.join(BIN, 'tsc'), ['-p', file], { cwd: PROJ });
@@ -301,7 +314,7 @@ await platform('bun', () => 'bun ' + binVersion('bun'), () => {
 await platform('typescript', () => `tsc ${requireRepo('typescript/package.json').version}`, async () => {
   const failures = (await Promise.all(tscRuns)).filter(Boolean);
   if (failures.length) throw new Error(failures.join('\n'));
-  return 'tsc --strict --noEmit on typed.ts: NodeNext + @types/node, Bundler without Node types';
+  return 'tsc --strict --noEmit on typed.ts: NodeNext + @types/node, Bundler without Node types; typed-peers.ts (msgpackr and cbor-x code) against their .d.ts and switched to wirepack';
 });
 
 // ----------------------------------------------------------------------------- 6. workerd
