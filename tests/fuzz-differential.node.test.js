@@ -512,6 +512,11 @@ const KNOWN = [
   ['msgpack', 'd4654192a8746f537472696e67a378797a', 'documented', 'error-name-peer'], // msgpackr: '[object Object]'
   ['msgpack', 'd66200000006a6caa161a0', 'wirepack error, peer value', 'bundle-overread-peer'], // msgpackr: 'ʡa' and two zero characters
   ['msgpack', 'd6690000000181a173d67000000001', 'peer error, wirepack value', 'clone-cycle-peer', { 'Unpackr()': ['agree'] }],
+  // a record definition whose keys carry a structured-clone id (d6 69), then an extension
+  // msgpackr does not know: the walker read no such keys (seed 424242)
+  ['msgpack', '94d47240d6690000000191a26b3000d4019182616761696e', 'peer error, wirepack value', 'uninterpreted-ext'],
+  // a later definition whose keys are a pointer (d6 70) to those: [{k0: 0}, {k0: 5}]
+  ['msgpack', '92d47240d6690000000191a26b3000d47241d6700000000105', 'agree'],
   ['cbor', 'a1695f5f70726f746f5f5ff6', 'documented', 'proto-key'],
   ['cbor', 'a1c241d260', 'documented', 'non-string-keys'],
   ['cbor', 'a2c24101f50202', 'documented', 'non-string-keys'], // {1n: true, 2: 2}: a Map; cbor-x {"1": true, "2": 2}

@@ -292,6 +292,8 @@ export function walkMsgpack(b) {
   };
   /** @type {Map<number, { nf: number, hb: boolean }>} records defined so far */
   const recs = new Map();
+  /** @type {Map<number, number>} structuredClone ids given to record keys -> their number */
+  const scKeys = new Map();
   /** @type {{ left: number, map: boolean, def?: { slot: number, nf: number, hb: boolean } | null }[]} containers still being filled (def: a record definition's frame, keys array then values) */
   const stack = [];
   const done = () => {
@@ -401,15 +403,37 @@ export function walkMsgpack(b) {
         // a record definition: the keys (an array), then as many values
         const s = data[0] & 0x3f;
         const slot = len === 2 ? recSlot(s, data[1]) : s;
-        const q = p + hl + len;
+        let q = p + hl + len;
         if (q >= n) return r;
-        const a = b[q];
+        let a = b[q];
         let nk;
+        // structuredClone's id before the keys (d6 69 id), or in their place a pointer to keys
+        // an earlier definition gave an id (d6 70 id): as msgpackr reads them, and wirepack
+        if (a === 0xd6 && (b[q + 1] === 0x69 || b[q + 1] === 0x70)) {
+          if (q + 6 > n) return r;
+          const id = be(q + 2, 4);
+          if (b[q + 1] === 0x70) {
+            nk = scKeys.get(id);
+            if (nk === undefined) { r.stop = p; return r; }
+            const hb = len === 2 && data[1] === 0;
+            recs.set(slot, { nf: nk, hb });
+            p = q + 6;
+            if (nk > 0) stack.push({ left: nk, map: false, def: null });
+            else done();
+            continue;
+          }
+          q += 6;
+          if (q >= n) return r;
+          a = b[q];
+          if (a >= 0x90 && a <= 0x9f) scKeys.set(id, a & 0xf);
+          else if (a === 0xdc && q + 3 <= n) scKeys.set(id, be(q + 1, 2));
+          else if (a === 0xdd && q + 5 <= n) scKeys.set(id, be(q + 1, 4));
+        }
         if (a >= 0x90 && a <= 0x9f) nk = a & 0xf;
         else if (a === 0xdc && q + 3 <= n) nk = be(q + 1, 2);
         else if (a === 0xdd && q + 5 <= n) nk = be(q + 1, 4);
         else { r.stop = p; return r; }
-        p += hl + len;
+        p = q;
         stack.push({ left: 1 + nk, map: false, def: { slot, nf: nk, hb: len === 2 && data[1] === 0 } });
         continue;
       }
