@@ -515,6 +515,9 @@ const KNOWN = [
   // a record definition whose keys carry a structured-clone id (d6 69), then an extension
   // msgpackr does not know: the walker read no such keys (seed 424242)
   ['msgpack', '94d47240d6690000000191a26b3000d4019182616761696e', 'peer error, wirepack value', 'uninterpreted-ext'],
+  // an Error with a structured-clone id whose message points to itself: msgpackr {name: 'v'}
+  // (its placeholder), wirepack an Error named v (seed 5150)
+  ['msgpack', 'd66900000001d4650092a176d67000000001', 'documented', 'clone-cycle-peer'],
   // a later definition whose keys are a pointer (d6 70) to those: [{k0: 0}, {k0: 5}]
   ['msgpack', '92d47240d6690000000191a26b3000d47241d6700000000105', 'agree'],
   ['cbor', 'a1695f5f70726f746f5f5ff6', 'documented', 'proto-key'],
@@ -541,6 +544,9 @@ const KNOWN = [
   // a reference that is no count (tag 15 over an empty byte string): cbor-x '' and every later
   // string of the bundle wrong
   ['cbor', 'd9dff9821a00000007cf40606461626364', 'wirepack error, peer value', 'bad-bundle'],
+  // a bundle tag over a map in a packed table: cbor-x reads it as a bundle all the same, and the
+  // table otherwise (seed 5150)
+  ['cbor', 'd8338482d9dff9a21a00000019cd05cf04808088e0e1cf05cf05ce07e0e1627a7a68c3a96c6f6e73616c7068616265746167616d6d6164656c7461', 'documented', 'bundle-content-peer'],
   // cbor-x reads a bundle from an empty array (its offset is the next item): 'abcd'
   ['cbor', 'd9dff9801a00000007cf04606461626364', 'wirepack error, peer value', 'bundle-content-peer'],
   // a bundle's second string has a reserved head (1c), which cbor-x reads as a length: 'alpha'

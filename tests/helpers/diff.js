@@ -130,7 +130,7 @@ export const PEER_LIMITS = {
   'bundle-count-record-peer': "msgpackr reads the unit count after a bundled string's 0xc1 as any item, so a count of 64-127 written as a positive fixint (0x40-0x7f) is a record id to it and the string comes out empty (msgpackr writes such counts as uint8, cc 40); wirepack reads the number",
   'shared-tag-peer': "cbor-x: a reference (tag 29) inside a shareable value (tag 28) whose content is another tag (259, 258...) gets cbor-x's placeholder, an empty object, instead of the value the tag made; wirepack's reference is the value itself (a Map that contains itself)",
   'map-tag-peer': 'cbor-x: tag 259 over content that is not a map stays pending and makes the next map it reads a Map, wherever that map is (inside the content, or after it through a reference); wirepack keeps such a 259 a Tag and reads every other map as it would',
-  'clone-cycle-peer': 'msgpackr: a structured-clone id (0x69) on a map that refers to itself, decoded as an object, throws (its placeholder is a Map); or on a Set written as ext8/16/32 (it recognises only fixext forms)',
+  'clone-cycle-peer': 'msgpackr: a structured-clone id (0x69) on a map that refers to itself, decoded as an object, throws (its placeholder is a Map); or on a Set written as ext8/16/32 (it recognises only fixext forms); or on an Error that refers to itself, which it returns as its placeholder object',
   'big-tag-number': 'cbor-x rejects tags with an 8-byte head >= 2^32 ("length over 4294967295")',
   'tag1-bigint': 'cbor-x tag 1 on an 8-byte integer head: "Cannot mix BigInt and other types"',
   'self-describe-undefined': 'cbor-x decodes 55799(undefined) (d9d9f7 f7) to a Tag, not undefined',
@@ -973,9 +973,28 @@ export function compareValues(format, input, ours, peer) {
     if (format === 'msgpack' && walk.recordCounts) return { ok: true, classes: [...used, 'bundle-count-record-peer'] };
     // a packed table inside another table's definition (see PEER_LIMITS)
     if (format === 'cbor' && packedTableNested(input, walk.tags)) return { ok: true, classes: [...used, 'packed-nested-peer'] };
+    // a bundle tag over content that is no bundle: cbor-x reads it as one all the same, and the
+    // items after it otherwise (as where wirepack throws: justifyOurError)
+    if (format === 'cbor' && walk.tags.some((t) => t.tag === 0xdff9 && bundleLayout(input, tagContentAt(input, t)).at === Infinity)) {
+      return { ok: true, classes: [...used, 'bundle-content-peer'] };
+    }
+    // an Error given a structured-clone id that refers to itself: msgpackr returns its
+    // placeholder object
+    if (format === 'msgpack' && selfReferringError(input, walk.exts)) return { ok: true, classes: [...used, 'clone-cycle-peer'] };
     return { ok: false, why: e.message };
   }
   return { ok: true, classes: [...used] };
+}
+
+/**
+ * Is there an Error extension (0x65) with a structured-clone id (0x69 right before it) that a
+ * pointer (0x70) after it refers to?
+ * @param {Uint8Array} input @param {{ off: number, doff: number, type: number, data: Uint8Array }[]} exts
+ */
+function selfReferringError(input, exts) {
+  const id = (x) => (x.data.length === 4 ? ((x.data[0] << 24) | (x.data[1] << 16) | (x.data[2] << 8) | x.data[3]) >>> 0 : -1);
+  return exts.some((x) => x.type === 0x69 && exts.some((e) => e.type === 0x65 && e.off === x.doff + x.data.length) &&
+    exts.some((q) => q.type === 0x70 && q.off > x.off && id(q) === id(x)));
 }
 
 /**
