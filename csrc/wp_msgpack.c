@@ -164,9 +164,10 @@ static __attribute__((noinline)) uint32_t wp_mp_sc_keys(uint32_t *sc, uint32_t d
         __builtin_memset(dense, 0, (size_t)dense_n * 4u);
         sc[0] = 1;
     }
+    if (op == 2) nk = UINT32_MAX; /* (forget: no key count) */
     if (id < dense_n) {
         if (op == 1) return dense[id] ? dense[id] - 1u : UINT32_MAX;
-        dense[id] = nk + 1u;
+        dense[id] = nk + 1u; /* (0 when forgotten) */
         return nk;
     }
     const uint32_t used = sc[0] - 1u;
@@ -176,11 +177,25 @@ static __attribute__((noinline)) uint32_t wp_mp_sc_keys(uint32_t *sc, uint32_t d
         spill[2u * i + 1u] = nk;
         return nk;
     }
-    if (op == 1 || used == WP_SC_SPILL) return UINT32_MAX;
+    if (op != 0 || used == WP_SC_SPILL) return UINT32_MAX;
     spill[2u * used] = id;
     spill[2u * used + 1u] = nk;
     sc[0]++;
     return nk;
+}
+
+/* A structured-clone id given to the value at q (not a definition's keys): its key count if it
+ * is an array (a later d6 70 pointer may name it as keys), else none (wp_mp_sc_keys). */
+static __attribute__((noinline)) void wp_mp_sc_note(const wp_reader *r, uint32_t *sc, uint32_t dense_n, uint32_t id, uint32_t q) {
+    uint32_t n = UINT32_MAX;
+    if (q < r->len) {
+        const uint32_t a = r->base[q], left = r->len - q;
+        if (a >= 0x90 && a <= 0x9f) n = a & 0x0fu;
+        else if (a == 0xdc && left >= 3) n = wp_be16(wp_rd_at(r, q + 1u));
+        else if (a == 0xdd && left >= 5) n = wp_be32(wp_rd_at(r, q + 1u));
+    }
+    if (n != UINT32_MAX) wp_mp_sc_keys(sc, dense_n, 0, id, n);
+    else if (sc[0] != 0) wp_mp_sc_keys(sc, dense_n, 2, id, 0);
 }
 
 /* Undo the record definitions of a call (pairs of slot, old value; newest last). */
@@ -761,6 +776,14 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                 b_S = q; /* (q < r.len) */
                 r.pos = D + n;
                 continue;
+            }
+            /* a structured-clone id (d6 69 <id>) gives it to the value it wraps, which a later
+             * pointer (d6 70 <id>) may name as a record definition's keys, as msgpackr reads
+             * them: remember its length when it is an array, and forget an earlier key count
+             * of the id when it is not (C reads the id: never from a hole, as for record keys) */
+            if (et == 0x69 && n == 4 && recs && xc && wp_bit(xc->any, et)) {
+                if (wp_unlikely(d->nholes != 0) && wp_hole_reached(d, r.pos + 4u)) FAIL(WP_ERR_HOLE, start);
+                wp_mp_sc_note(&r, sc, wp_sc_dense(d->len), wp_be32(wp_rd_ptr(&r)), r.pos + 4u);
             }
             /* the rest leave the extension's bytes to the host (type 0 is read when 1 byte
              * long: 00 is undefined), so they may be holes */

@@ -518,6 +518,11 @@ const KNOWN = [
   // an Error with a structured-clone id whose message points to itself: msgpackr {name: 'v'}
   // (its placeholder), wirepack an Error named v (seed 5150)
   ['msgpack', 'd66900000001d4650092a176d67000000001', 'documented', 'clone-cycle-peer'],
+  // an id given to record keys and then to a map, and a later definition whose keys point to it:
+  // wirepack threw a TypeError (its keys were the map), msgpackr throws one (seed 31337)
+  ['msgpack', '94d47240d6690000000191a26b3000d4724191a26b3101d66900000001d4724091a26b3202d47241d67000000001a5616761696e', 'both errors'],
+  // the same id given last to an array of two: the record's keys, as msgpackr reads them
+  ['msgpack', '94d47240d6690000000191a26b3000d4724191a26b3101d6690000000192a178a179d47241d670000000010203', 'agree'],
   // a later definition whose keys are a pointer (d6 70) to those: [{k0: 0}, {k0: 5}]
   ['msgpack', '92d47240d6690000000191a26b3000d47241d6700000000105', 'agree'],
   ['cbor', 'a1695f5f70726f746f5f5ff6', 'documented', 'proto-key'],

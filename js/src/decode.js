@@ -863,7 +863,9 @@ export class TapeReader {
     const slot = p & 0xfffff;
     const at = this.w[this.t++]; // input offset of the definition
     const raw = this.v();
-    const keys = /** @type {any[]} */ (raw).map((k) => recordKey(k, this.opts, at));
+    // (C checked the keys' form; a pointer to keys is resolved here, to the value its id names)
+    if (!Array.isArray(raw)) throw new DecodeError('BAD_RECORD', at, 'Record definition whose keys are no array');
+    const keys = raw.map((k) => recordKey(k, this.opts, at));
     if (p & RECDEF_HB0) /** @type {any} */ (keys).highByte = 0;
     this.defineRec(slot, recordShape(this.rt, keys, slot));
     if (this.keepDefs && this.opts.structures) (this.defs || (this.defs = [])).push(slot, keys);

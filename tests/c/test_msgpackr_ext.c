@@ -184,6 +184,25 @@ static void test_record_key_ids(void) {
         CHECK(table_is_zero(), "undone");
         tu_dec_free(&x);
     }
+    /* a pointer names what its id was given last, as msgpackr reads it (found by the JS fuzz
+     * differential, seed 31337): the id given to keys, then to a map (the pointer is no keys:
+     * BAD_RECORD at its definition, where the host's .map threw a TypeError) or to an array of
+     * two (a record of two fields); an id given to an array value only (a record of its length) */
+    CHECK_ERR(dec(&x, "93d47240d6690000000191a16101d66900000001a0d47241d6700000000102", 0), WP_ERR_BAD_RECORD);
+    CHECK(x.d.err.offset == 21, "offset %u", x.d.err.offset);
+    CHECK(table_is_zero(), "undone");
+    tu_dec_free(&x);
+    CHECK_ERR(dec(&x, "93d47240d6690000000191a16101d6690000000192a178a179d47241d670000000010203", 0), WP_OK);
+    n = tags(&x, tg, 32);
+    CHECK(n >= 3 && tg[n - 3] == WP_T_REC && tg[n - 2] == WP_T_INT && tg[n - 1] == WP_T_INT, "two fields (n=%u)", n);
+    CHECK(x.d.end == x.d.len, "end %u of %u", x.d.end, x.d.len);
+    tu_dec_free(&x);
+    CHECK_ERR(dec(&x, "92d6690000000392a178a179d47240d670000000030203", 0), WP_OK);
+    CHECK(x.d.end == x.d.len, "end %u of %u", x.d.end, x.d.len);
+    tu_dec_free(&x);
+    /* an id given to no array (a string, or nothing: the input ends) names no keys */
+    CHECK_ERR(dec(&x, "92d66900000003a178d47240d6700000000302", 0), WP_ERR_BAD_RECORD);
+    tu_dec_free(&x);
     tu_end();
 }
 

@@ -366,6 +366,28 @@ static inline void fz_sc_keys(fz_walk *x, fz_wframe *fr, size_t sp, uint32_t n) 
     x->sc_nk[i] = n;
 }
 
+/* A structuredClone id given to some other value than a record's keys (C: wp_mp_sc_note): a
+ * later pointer may name that value as a record's keys, n of them when it is an array; none when
+ * it is not (n == UINT32_MAX: the id is forgotten). */
+static inline void fz_sc_set(fz_walk *x, uint32_t id, uint32_t n) {
+    uint32_t i = 0;
+    while (i < x->nsc && x->sc_id[i] != id) i++;
+    if (n == UINT32_MAX) {
+        if (i < x->nsc) {
+            x->nsc--;
+            x->sc_id[i] = x->sc_id[x->nsc];
+            x->sc_nk[i] = x->sc_nk[x->nsc];
+        }
+        return;
+    }
+    if (i == x->nsc) {
+        if (x->nsc == 256) return;
+        x->nsc++;
+    }
+    x->sc_id[i] = id;
+    x->sc_nk[i] = n;
+}
+
 static inline int fz_wrapper(uint32_t kind) { return kind == WP_T_EXTP || kind == WP_T_BUNDLE; }
 static inline int fz_counts(uint32_t kind) { return !fz_wrapper(kind); } /* a nesting level */
 
@@ -991,11 +1013,24 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
                 FZ_CHECK(p == 0x69 && n == 4 && off + 4u <= d->len, "record keys in an EXTP of type %u (length %u)", p, n);
                 x->sc_open = 1;
                 x->sc_pending = wp_be32(d->in + off);
+            } else if (p == 0x69 && n == 4 && d->records && off + 4u <= d->len) {
+                /* an id given to any other value: its count when that value (read from its
+                 * head in the input) is an array, else none */
+                const uint32_t q = off + 4u;
+                uint32_t nk = UINT32_MAX;
+                if (q < d->len) {
+                    const uint32_t a = d->in[q], left = d->len - q;
+                    if (a >= 0x90 && a <= 0x9f) nk = a & 0x0fu;
+                    else if (a == 0xdc && left >= 3) nk = wp_be16(d->in + q + 1);
+                    else if (a == 0xdd && left >= 5) nk = wp_be32(d->in + q + 1);
+                }
+                fz_sc_set(x, wp_be32(d->in + off), nk);
             }
             FZ_CHECK(p <= 0xff, "EXTP type %u", p);
             FZ_CHECK(fz_bit(d->ext->any, p) || (fz_bit(d->ext->fix1, p) && n == 1), "EXTP of type %u (length %u) not prefix", p, n);
             FZ_CHECK(off <= d->len && n <= d->len - off, "EXTP outside the input");
-            if (p != 0 && p != 0xff && !rec_keys) fz_note_bin(x, off, n);
+            /* (C reads a structured-clone id with records on: no hole) */
+            if (p != 0 && p != 0xff && !rec_keys && !(p == 0x69 && n == 4 && d->records)) fz_note_bin(x, off, n);
             fz_lim(x, FZ_LIM_EXT, n);
             if (c) { fz_buf_u8(c, 'P'); fz_buf_u8(c, p); fz_buf_u32(c, n); fz_buf_put(c, d->in + off, n); }
             if (et) x->skip = 1;
