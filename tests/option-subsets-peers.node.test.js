@@ -98,14 +98,22 @@ function lossy(c) {
     return [c.map, { kv: [...first, ...entries.filter(([k]) => !index(k))] }];
   }
   // (and objects as maps: mapsAsObjects: false without records; a WithToJSON as what its toJSON
-  // returns, with useToJSON)
-  if (Array.isArray(c.kv)) return JSON.stringify(c.kv) === '[["own",1]]' ? [{ map: c.kv }, { kv: [['viaJSON', [1, 'x']]] }] : [{ map: c.kv }];
+  // returns, with useToJSON; keys that are the keyMap's short names, 'n' and 'i', come back as
+  // the names they stand for)
+  if (Array.isArray(c.kv)) {
+    const out = [{ map: c.kv }];
+    if (JSON.stringify(c.kv) === '[["own",1]]') out.push({ kv: [['viaJSON', [1, 'x']]] });
+    if (c.kv.some(([k]) => k === 'n' || k === 'i')) out.push({ kv: c.kv.map(([k, v]) => [k === 'n' ? 'name' : k === 'i' ? 'id' : k, v]) });
+    return out;
+  }
   // (without moreTypes, msgpackr writes a Set's elements as an array, an Error as the array
   // [name, message, cause] and a RegExp as [source, flags]; the generator's Errors are Error and
   // TypeError)
   if (Array.isArray(c.set)) return [c.set];
   if (typeof c.err === 'string') return ['Error', 'TypeError'].map((name) => [name, c.err, { undef: 1 }]);
   if (typeof c.re === 'string') return [[c.re, c.f]];
+  // (and a typed array's bytes as a binary: msgpackr without moreTypes)
+  if (typeof c.ta === 'string') return [{ bin: c.v }];
   return [];
 }
 

@@ -438,6 +438,14 @@ export function walkMsgpack(b) {
         continue;
       }
       if (PREFIX_EXTS.has(type) || (type === 0x62 && len >= 4)) {
+        if (type === 0x69 && len === 4) {
+          // an id given to any value: a later pointer may name it as a record's keys, as many
+          // as the array it is (C, msgpackr), none when it is no array
+          const q = p + hl + len, a = q < n ? b[q] : -1;
+          const nk = a >= 0x90 && a <= 0x9f ? a & 0xf : a === 0xdc && q + 3 <= n ? be(q + 1, 2) : a === 0xdd && q + 5 <= n ? be(q + 1, 4) : -1;
+          if (nk >= 0) scKeys.set(be(p + hl, 4), nk);
+          else scKeys.delete(be(p + hl, 4));
+        }
         if (type === 0x62) {
           // the bundle's two strings lie at data offset + the first 4 bytes
           const at = p + hl + be(p + hl, 4);
