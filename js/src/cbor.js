@@ -1296,17 +1296,25 @@ export class Decoder extends Unpackr {
 const keyEncoder = new TextEncoder();
 
 /**
- * The head of major type `major` over n (a number below 2^32 or a BigInt below 2^64), shortest,
- * then `tail`.
+ * The head of major type `major` over n (a number or BigInt below 2^64), shortest, then `tail`.
  * @param {number} major @param {number | bigint} n @param {ArrayLike<number>} [tail]
  * @returns {Uint8Array}
  */
-function cborHead(major, n, tail) {
-  const m = major << 5, big = BigInt(n);
-  const size = big < 24n ? 0 : big < 0x100n ? 1 : big < 0x10000n ? 2 : big < 0x100000000n ? 4 : 8;
+export function cborHead(major, n, tail) {
+  if (typeof n === 'bigint' && n < 0x100000000n) n = Number(n);
+  const m = major << 5;
+  const size = typeof n !== 'number' || n >= 0x100000000 ? 8 : n < 24 ? 0 : n < 0x100 ? 1 : n < 0x10000 ? 2 : 4;
   const out = new Uint8Array(1 + size + (tail ? tail.length : 0));
-  out[0] = size === 0 ? m | Number(big) : m | (size === 1 ? 24 : size === 2 ? 25 : size === 4 ? 26 : 27);
-  for (let i = 0; i < size; i++) out[size - i] = Number((big >> BigInt(8 * i)) & 0xffn);
+  if (size === 0) {
+    out[0] = m | /** @type {number} */ (n);
+  } else if (size < 8) {
+    out[0] = m | (size === 1 ? 24 : size === 2 ? 25 : 26);
+    for (let i = 0, v = /** @type {number} */ (n); i < size; i++, v = Math.floor(v / 256)) out[size - i] = v & 0xff;
+  } else {
+    out[0] = m | 27;
+    const big = BigInt(n);
+    for (let i = 0; i < 8; i++) out[8 - i] = Number((big >> BigInt(8 * i)) & 0xffn);
+  }
   if (tail) out.set(tail, 1 + size);
   return out;
 }
@@ -1395,8 +1403,8 @@ function canonicalKey(k, e) {
   throw new Error(`wirepack: deterministic encoding with structuredClone or records orders map keys that are strings, numbers, BigInts, booleans, null or undefined (not ${typeof k === 'object' ? 'an object' : typeof k === 'number' ? 'a number under useFloat32: DECIMAL_FIT' : 'a ' + typeof k})`);
 }
 
-/** @param {Uint8Array} a @param {Uint8Array} b */
-function compareBytes(a, b) {
+/** The order of two encodings, bytewise (deterministic encoding's map key order). @param {Uint8Array} a @param {Uint8Array} b */
+export function compareBytes(a, b) {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
   return a.length - b.length;
@@ -2606,11 +2614,12 @@ export class Encoder extends Packr {
     }
     writeRaw(T, INDEFINITE_ARRAY);
     for (const v of it) this.write(T, v, depth);
-    writeRaw(T, BREAK_BYTE);
+    writeRaw(T, BREAK);
   }
 }
 
-const INDEFINITE_ARRAY = Uint8Array.of(0x9f), BREAK_BYTE = Uint8Array.of(0xff);
+/** The first byte of an indefinite-length array, and the break that ends it. */
+export const INDEFINITE_ARRAY = Uint8Array.of(0x9f), BREAK = Uint8Array.of(0xff);
 
 // the free functions write and read plain CBOR (no records), as cbor-x's do
 const defaultEncoder = new Encoder({ useRecords: false });

@@ -635,8 +635,12 @@ export class Packr extends Unpackr {
     rs.depth--;
     if (rs.sinceRebuild < 10) rs.sinceRebuild++;
     const shared = s.sharedLength || 0;
-    // (own ids are not stored when the call forgets them: see newMpRecord)
-    if (s.length > shared && !rs.sequential) s.length = shared;
+    // per-message ids are forgotten after the call, unless sequential; and after a failed
+    // sequential call too: its ids never reached the decoder, which a later message would refer
+    // to (later messages define theirs again). (Own ids are not stored when the call forgets
+    // them: see newMpRecord.)
+    const forget = !rs.sequential || failed;
+    if (s.length > shared && forget) s.length = shared;
     const q = rs.toRemove;
     if (rs.transitionsCount > 10000) {
       // rebuild now and then after many new transitions, so that the trie does not only grow
@@ -644,7 +648,7 @@ export class Packr extends Unpackr {
       rs.sinceRebuild = 0;
       rs.transitionsCount = 0;
       q.reset(undefined, true);
-    } else if (q.n > 0 && !rs.sequential) {
+    } else if (q.n > 0 && forget) {
       for (let i = 0; i < q.n; i++) {
         const t = q.at(i);
         t.id = 0;
@@ -656,18 +660,6 @@ export class Packr extends Unpackr {
       const toPromote = rs.pending;
       rs.pending = null;
       if (!failed && this.saveStructures) this.promote(s, rs, toPromote);
-    }
-    if (failed && rs.sequential && q.n > 0) {
-      // the ids this call defined never reached the decoder, which a later message would then
-      // refer to: forget every per-message id (later messages define theirs again)
-      for (let i = 0; i < q.n; i++) {
-        const t = q.at(i);
-        t.id = 0;
-        t.word = 0;
-      }
-      q.reset();
-      s.length = shared;
-      s.nextId = shared + 0x40;
     }
     if (failed && rs.hasSharedUpdate && this.saveStructures) {
       rs.hasSharedUpdate = false;

@@ -14,7 +14,7 @@
 import { Packr } from './encode.js';
 import { Unpackr } from './decode.js';
 import { DecodeError } from './errors.js';
-import { Encoder as CborEncoder, Decoder as CborDecoder } from './cbor.js';
+import { Encoder as CborEncoder, Decoder as CborDecoder, cborHead, compareBytes, INDEFINITE_ARRAY, BREAK } from './cbor.js';
 
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
@@ -912,30 +912,6 @@ function isPlainIterator(v) {
   return isIterable(v) && !ArrayBuffer.isView(v) && !(v instanceof Map) && !(v instanceof Set) && !Array.isArray(v);
 }
 
-/**
- * A CBOR head (major type and argument).
- * @param {number} mt
- * @param {number} n
- */
-function head(mt, n) {
-  const m = mt << 5;
-  if (n < 24) return Uint8Array.of(m | n);
-  if (n < 0x100) return Uint8Array.of(m | 24, n);
-  if (n < 0x10000) return Uint8Array.of(m | 25, n >> 8, n & 0xff);
-  if (n < 0x100000000) return Uint8Array.of(m | 26, n >>> 24, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff);
-  const hi = Math.floor(n / 0x100000000), lo = n >>> 0;
-  return Uint8Array.of(m | 27, hi >>> 24, (hi >> 16) & 0xff, (hi >> 8) & 0xff, hi & 0xff, lo >>> 24, (lo >> 16) & 0xff, (lo >> 8) & 0xff, lo & 0xff);
-}
-
-const BREAK = Uint8Array.of(0xff);
-const INDEFINITE_ARRAY = Uint8Array.of(0x9f);
-
-/** @param {Uint8Array} a @param {Uint8Array} b */
-function compareBytes(a, b) {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return a.length - b.length;
-}
 
 /**
  * Collects encoded pieces into chunks of about `threshold` bytes.
@@ -1002,10 +978,10 @@ function partEncoder(encoder) {
  */
 function* pieces(enc, v, depth) {
   if (!needsWalk(v, depth)) { yield enc.encode(v); return; }
-  if (isBlob(v)) { yield head(2, v.size); yield v; return; }
+  if (isBlob(v)) { yield cborHead(2, v.size); yield v; return; }
   const ctor = v.constructor;
   if (ctor === Array) {
-    yield enc.indefiniteLengths && !enc.deterministic ? INDEFINITE_ARRAY : head(4, v.length);
+    yield enc.indefiniteLengths && !enc.deterministic ? INDEFINITE_ARRAY : cborHead(4, v.length);
     for (let i = 0; i < v.length; i++) yield* pieces(enc, v[i], depth + 1);
     if (enc.indefiniteLengths && !enc.deterministic) yield BREAK;
     return;
@@ -1017,7 +993,7 @@ function* pieces(enc, v, depth) {
     let entries = keys.map((k) => [enc.encode(k), k]);
     if (enc.deterministic) entries = entries.sort((a, b) => compareBytes(a[0], b[0]));
     const indefinite = enc.indefiniteLengths && !enc.deterministic;
-    yield indefinite ? Uint8Array.of(0xbf) : head(5, entries.length);
+    yield indefinite ? Uint8Array.of(0xbf) : cborHead(5, entries.length);
     for (const [kb, k] of entries) {
       yield kb;
       yield* pieces(enc, v[k], depth + 1);

@@ -350,25 +350,9 @@ typedef struct fz_wframe {
     uint32_t hb;              /* RECDEF: defined with high byte 0 */
 } fz_wframe;
 
-/* An array (or run) of n items met inside the EXTP 0x69 that holds a record's keys: the keys,
- * whose count the definition and a later pointer to their id take. */
-static inline void fz_sc_keys(fz_walk *x, fz_wframe *fr, size_t sp, uint32_t n) {
-    if (!x->sc_open || sp < 2 || fr[sp - 1].kind != WP_T_EXTP || fr[sp - 2].kind != WP_T_RECDEF || fr[sp - 2].remaining != 2) return;
-    x->sc_open = 0;
-    fr[sp - 2].k = n;
-    uint32_t i = 0;
-    while (i < x->nsc && x->sc_id[i] != x->sc_pending) i++;
-    if (i == x->nsc) {
-        if (x->nsc == 256) return; /* (a pointer to it then finds none, which the check below reports) */
-        x->nsc++;
-    }
-    x->sc_id[i] = x->sc_pending;
-    x->sc_nk[i] = n;
-}
-
-/* A structuredClone id given to some other value than a record's keys (C: wp_mp_sc_note): a
- * later pointer may name that value as a record's keys, n of them when it is an array; none when
- * it is not (n == UINT32_MAX: the id is forgotten). */
+/* A structuredClone id given to a value: a later pointer may name that value as a record's keys,
+ * n of them when it is an array (record keys, or another array: C's wp_mp_sc_note); none when it
+ * is not (n == UINT32_MAX: the id is forgotten). */
 static inline void fz_sc_set(fz_walk *x, uint32_t id, uint32_t n) {
     uint32_t i = 0;
     while (i < x->nsc && x->sc_id[i] != id) i++;
@@ -381,11 +365,20 @@ static inline void fz_sc_set(fz_walk *x, uint32_t id, uint32_t n) {
         return;
     }
     if (i == x->nsc) {
-        if (x->nsc == 256) return;
+        if (x->nsc == 256) return; /* (a pointer to it then finds none, which the walk reports) */
         x->nsc++;
     }
     x->sc_id[i] = id;
     x->sc_nk[i] = n;
+}
+
+/* An array (or run) of n items met inside the EXTP 0x69 that holds a record's keys: the keys,
+ * whose count the definition and a later pointer to their id take. */
+static inline void fz_sc_keys(fz_walk *x, fz_wframe *fr, size_t sp, uint32_t n) {
+    if (!x->sc_open || sp < 2 || fr[sp - 1].kind != WP_T_EXTP || fr[sp - 2].kind != WP_T_RECDEF || fr[sp - 2].remaining != 2) return;
+    x->sc_open = 0;
+    fr[sp - 2].k = n;
+    fz_sc_set(x, x->sc_pending, n);
 }
 
 static inline int fz_wrapper(uint32_t kind) { return kind == WP_T_EXTP || kind == WP_T_BUNDLE; }
