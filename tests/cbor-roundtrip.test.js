@@ -312,6 +312,40 @@ describe('cross-decoding with cbor-x', () => {
     }
   });
 
+  test('typed array subclasses: the tag of the built-in class they extend, as cbor-x (a Uint8Array subclass none)', () => {
+    class Vec extends Float32Array {}
+    class Deeper extends Vec {}
+    class Bytes extends Uint8Array {}
+    class Clamped extends Uint8ClampedArray {}
+    for (const ta of [new Vec([1.5, -2]), new Deeper([3]), new Bytes([1, 2]), new Clamped([7]), new DataView(new ArrayBuffer(2))]) {
+      expect(hex(encode(ta)), ta.constructor.name).toBe(hex(cborx.encode(ta)));
+    }
+    expect(hex(encode(new Vec([1.5])))).toBe('d855440000c03f');
+    const back = decode(encode([new Vec([1.5]), new Clamped([7])]));
+    expect(back.map((b) => b.constructor)).toEqual([Float32Array, Uint8ClampedArray]);
+  });
+
+  test('Float16Array: tag 84 (80 big-endian) where the runtime has one (cbor-x writes an array of its numbers); a Tag elsewhere', () => {
+    const le = new Uint8Array([0xd8, 84, 0x46, 0x00, 0x3e, 0x00, 0xc0, 0xff, 0x7b]); // 1.5, -2, 65504
+    const be = new Uint8Array([0xd8, 80, 0x46, 0x3e, 0x00, 0xc0, 0x00, 0x7b, 0xff]);
+    const F16 = /** @type {any} */ (globalThis).Float16Array;
+    if (typeof F16 === 'function') {
+      expect(hex(encode(new F16([1.5, -2, 65504])))).toBe(hex(le));
+      for (const bytes of [le, be]) {
+        const back = decode(bytes);
+        expect(back).toBeInstanceOf(F16);
+        expect([...back]).toEqual([1.5, -2, 65504]);
+      }
+      expect(cborx.decode(encode(new F16([1.5])))).toBeInstanceOf(cborx.Tag); // (cbor-x: a Tag, lossless)
+    } else {
+      for (const bytes of [le, be]) {
+        const back = decode(bytes);
+        expect(back).toBeInstanceOf(Tag);
+        expect(hex(encode(back))).toBe(hex(bytes));
+      }
+    }
+  });
+
   test('typed arrays are views of the input when aligned and in machine order (as cbor-x), else copies', () => {
     const body = new Uint8Array(new Float64Array([1.5, -2]).buffer);
     // [null, 86(h'..')]: the float64 payload starts at byte 5 (misaligned): a copy

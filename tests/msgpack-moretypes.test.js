@@ -6,9 +6,9 @@
 import { describe, test, expect } from 'vitest';
 import fc from 'fast-check';
 import * as msgpackr from 'msgpackr';
-import { Packr, Unpackr, decodeIter } from 'wirepack';
+import { Packr, Unpackr, ExtData, decodeIter } from 'wirepack';
 import { bytewise } from './helpers/chunks.js';
-import { hex } from './helpers/bytes.js';
+import { hex, fromHex } from './helpers/bytes.js';
 
 const hasBuffer = typeof Buffer !== 'undefined';
 const mrBytes = (opts, v) => hex(new msgpackr.Packr({ variableMapSize: true, ...opts }).pack(v));
@@ -121,6 +121,48 @@ describe('moreTypes: exact bytes', () => {
         expect(hex(new Uint8Array(b.buffer, b.byteOffset, b.byteLength))).toBe(hex(new Uint8Array(arrs[i].buffer, arrs[i].byteOffset, arrs[i].byteLength)));
       });
     }), { numRuns: 100 });
+  });
+});
+
+describe('moreTypes: typed arrays msgpackr has no code for (it writes 255, which no decoder reads)', () => {
+  test('a subclass gets the code of the built-in class it extends, and reads back as that class in both libraries', () => {
+    class Vec extends Float32Array {}
+    class Deeper extends Vec {}
+    class Bytes extends Uint8Array {}
+    class Longs extends BigInt64Array {}
+    const own = new Int16Array([5]);
+    Object.defineProperty(own, 'constructor', { value: undefined });
+    const f32 = wpBytes(MT, new Float32Array([1.5]));
+    expect(mrBytes(MT, new Vec([1.5]))).toBe('c70574ff0000c03f'); // msgpackr's code 255
+    expect(wpBytes(MT, new Vec([1.5]))).toBe(f32);
+    expect(wpBytes(MT, new Deeper([1.5]))).toBe(f32);
+    expect(wpBytes(MT, new Bytes([1, 2]))).toBe('c70374010102');
+    expect(wpBytes(MT, new Longs([-1n]))).toBe(wpBytes(MT, new BigInt64Array([-1n])));
+    expect(wpBytes(MT, own)).toBe(wpBytes(MT, new Int16Array([5])));
+    const bytes = new Packr(MT).pack([new Vec([1.5, -2]), new Bytes([1, 2]), new Longs([-1n])]);
+    for (const back of [new Unpackr(MT).unpack(bytes), new msgpackr.Unpackr(MT).unpack(bytes)]) {
+      expect(back.map((b) => b.constructor)).toEqual([Float32Array, Uint8Array, BigInt64Array]);
+      expect(back.map((b) => [...b])).toEqual([[1.5, -2], [1, 2], [-1n]]);
+    }
+  });
+
+  test('Float16Array: code 11; a Float16Array back where the runtime has one, else an ExtData that packs back to the same bytes', () => {
+    const bytes = 'c707740b' + '003e00c0ff7b'; // 1.5, -2, 65504
+    const back = new Unpackr(MT).unpack(fromHex(bytes));
+    if (typeof (/** @type {any} */ (globalThis)).Float16Array === 'function') {
+      const F16 = /** @type {any} */ (globalThis).Float16Array;
+      expect(wpBytes(MT, new F16([1.5, -2, 65504]))).toBe(bytes);
+      expect(mrBytes(MT, new F16([1.5]))).toBe('c70374ff003e');
+      expect(back).toBeInstanceOf(F16);
+      expect([...back]).toEqual([1.5, -2, 65504]);
+      expect(wpBytes({}, new F16([1.5]))).toBe('c402003e'); // (without moreTypes: bin, as every view)
+    } else {
+      expect(back).toBeInstanceOf(ExtData);
+      expect([back.type, hex(back.data)]).toEqual([0x74, '0b003e00c0ff7b']);
+      expect(wpBytes(MT, back)).toBe(bytes);
+    }
+    // (an unknown code is still an error)
+    expect(() => new Unpackr(MT).unpack(fromHex('c703740c0000'))).toThrow(/unknown typed array code 12/);
   });
 });
 

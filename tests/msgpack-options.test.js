@@ -115,7 +115,11 @@ describe('toJSON (useToJSON)', () => {
     class MyRe extends RegExp { toJSON() { return 're'; } }
     const v = [new MySet([1]), new MyErr('m'), new MyDate(0), new MyBytes(2), new MyRe('x')];
     both(PLAIN, v);
-    both({ moreTypes: true }, v);
+    both({ moreTypes: true }, v.filter((x) => !(x instanceof MyBytes)));
+    // (a typed array subclass with moreTypes: its built-in class's code, 1, where msgpackr writes
+    // 255, which no decoder reads: msgpack-moretypes.test.js)
+    expect(wpBytes({ moreTypes: true }, new MyBytes(2))).toBe('c70374010000');
+    expect(mrBytes({ moreTypes: true }, new MyBytes(2))).toBe('c70374ff0000');
     expect(wpBytes(PLAIN, new MySet([1]))).toBe('a4736574' + '21');
   });
 });

@@ -116,7 +116,7 @@ const TYPED_LE = [
   [64, Uint8Array, 1], [68, Uint8ClampedArray, 1], [69, Uint16Array, 2], [70, Uint32Array, 4],
   [71, typeof BigUint64Array !== 'undefined' ? BigUint64Array : null, 8], [72, Int8Array, 1],
   [77, Int16Array, 2], [78, Int32Array, 4], [79, typeof BigInt64Array !== 'undefined' ? BigInt64Array : null, 8],
-  [85, Float32Array, 4], [86, Float64Array, 8],
+  [84, /** @type {any} */ (globalThis).Float16Array || null, 2], [85, Float32Array, 4], [86, Float64Array, 8],
 ];
 /** @type {Map<any, number>} constructor -> tag */
 const typedTagOf = new Map();
@@ -130,6 +130,18 @@ for (const [tag, C, size] of TYPED_LE) {
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * The tag of a view whose class has none of its own: a subclass's is the built-in typed array's
+ * it extends, as cbor-x finds it (instanceof), but for Uint8Array's, which cbor-x tags only as
+ * itself; a DataView has none.
+ * @param {ArrayBufferView} o
+ * @returns {number | undefined}
+ */
+function typedTagOfSubclass(o) {
+  for (const [tag, C] of TYPED_LE) if (C !== null && tag !== 64 && o instanceof C) return tag;
+  return undefined;
+}
 
 /**
  * @param {number} tag
@@ -2555,7 +2567,7 @@ export class Encoder extends Packr {
         writeBytes(T, E_BIN, 0, bytes);
         return;
       }
-      const tag = typedTagOf.get(o.constructor);
+      const tag = typedTagOf.get(o.constructor) ?? typedTagOfSubclass(o);
       if (tag !== undefined) this.writeTag(T, tag);
       writeBytes(T, E_BIN, 0, bytes);
       return;

@@ -10,7 +10,7 @@
  * structured clone (0x69 ids before objects met again, 0x70 pointers) and the moreTypes
  * extensions (Error 0x65, Set 0x73, RegExp 0x78, typed arrays 0x74, large BigInts 0x42).
  */
-import { ExtData, packExtensions } from './ext.js';
+import { ExtData, packExtensions, typedArrayCode } from './ext.js';
 import { BufferView, RELEASE_MEMORY_BYTES, acquire, release, releaseMemory } from './runtime.js';
 import { DEFAULT_MAX_DEPTH, Unpackr, put64 } from './decode.js';
 
@@ -20,9 +20,6 @@ const textEncoder = new TextEncoder();
 const ByteArray = NodeBuffer || Uint8Array;
 const TypedArray = Object.getPrototypeOf(Uint8Array.prototype).constructor;
 const dateToJSON = Date.prototype.toJSON;
-/** msgpackr's typed array codes (ext 0x74); ArrayBuffer is 0x10, DataView 0x11. */
-const TYPED_ARRAYS = ['Int8', 'Uint8', 'Uint8Clamped', 'Int16', 'Uint16', 'Int32', 'Uint32', 'Float32',
-  'Float64', 'BigInt64', 'BigUint64'].map((t) => t + 'Array');
 const NON_LATIN = /[\u0080-\uFFFF]/;
 /** A bundle holds at most this many characters (its encoded bytes fit an ext16). */
 const MAX_BUNDLE_SIZE = 0x5500;
@@ -1147,7 +1144,7 @@ export class Packr extends Unpackr {
     } else if (ArrayBuffer.isView(o)) {
       const bytes = new Uint8Array(o.buffer, o.byteOffset, o.byteLength);
       if (this.moreTypes && mp && o.constructor !== ByteArray) {
-        writeExtBuffer(T, bytes, o instanceof TypedArray ? TYPED_ARRAYS.indexOf(o.constructor.name) & 0xff : 0x11);
+        writeExtBuffer(T, bytes, o instanceof TypedArray ? typedArrayCode(o) : 0x11);
       } else {
         writeBytes(T, E_BIN, 0, bytes);
       }

@@ -60,3 +60,31 @@ export function addExtension(extension) {
   unpackExtensions[extension.type & 0xff] = extension;
   registry.version++;
 }
+
+/**
+ * msgpackr's typed array codes (ext 0x74: the index of the class's name; 16 is ArrayBuffer, 17
+ * DataView), and Float16Array as 11, the next index, which msgpackr's list lacks (it writes code
+ * 255, which no decoder reads, msgpackr's included).
+ */
+export const TYPED_ARRAYS = ['Int8', 'Uint8', 'Uint8Clamped', 'Int16', 'Uint16', 'Int32', 'Uint32', 'Float32',
+  'Float64', 'BigInt64', 'BigUint64', 'Float16'].map((t) => t + 'Array');
+
+/**
+ * The ext 0x74 code of a typed array: its class's, as msgpackr finds it (by the constructor's
+ * name), else the nearest built-in class it extends (a subclass of Float32Array is 7: msgpackr
+ * writes 255 for every subclass, which no decoder reads). 255 only for a view whose class chain
+ * has no typed array name at all.
+ * @param {ArrayBufferView} o a typed array
+ * @returns {number}
+ */
+export function typedArrayCode(o) {
+  const C = o.constructor;
+  let i = typeof C === 'function' ? TYPED_ARRAYS.indexOf(C.name) : -1;
+  // (the classes it inherits from, by their prototypes' own constructors: also for a typed array
+  // of another realm, or one with a constructor property of its own)
+  for (let p = Object.getPrototypeOf(o); i < 0 && p !== null; p = Object.getPrototypeOf(p)) {
+    const d = Object.getOwnPropertyDescriptor(p, 'constructor');
+    if (d !== undefined && typeof d.value === 'function') i = TYPED_ARRAYS.indexOf(d.value.name);
+  }
+  return i < 0 ? 0xff : i;
+}

@@ -7,7 +7,9 @@
  * Every failure building a value from extension data is a DecodeError.
  */
 import { DecodeError } from './errors.js';
-import { ExtData, unpackExtensions } from './ext.js';
+import { ExtData, TYPED_ARRAYS, unpackExtensions } from './ext.js';
+
+const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
 /** Built-in extensions that wrap the next value (any size). */
 const PREFIX_BUILTIN = [0x65, 0x69, 0x73, 0x78];
@@ -81,8 +83,6 @@ export function errorNamed(name, message, options, errors) {
   return e;
 }
 
-/** msgpackr's typed array codes (ext 0x74); 16 is ArrayBuffer, 17 DataView. */
-export const TYPED_ARRAYS = ['Int8', 'Uint8', 'Uint8Clamped', 'Int16', 'Uint16', 'Int32', 'Uint32', 'Float32', 'Float64', 'BigInt64', 'BigUint64'].map((t) => t + 'Array');
 
 /** @param {any} o @param {string} k @param {unknown} v */
 function setOwn(o, k, v) {
@@ -238,8 +238,15 @@ export function typedArrayAt(src, at, n, offset) {
   if (code === 17) return new DataView(buffer);
   const name = TYPED_ARRAYS[code];
   if (name === undefined) throw bad(0x74, offset, `unknown typed array code ${code}`);
+  const C = /** @type {any} */ (globalThis)[name];
+  // (a Float16Array where the runtime has none, Node before 24: the extension as it came, which
+  // packs back to the same bytes)
+  if (C === undefined) {
+    const data = new Uint8Array(src.buffer, src.byteOffset + at, n);
+    return new ExtData(0x74, NodeBuffer ? NodeBuffer.from(data) : data.slice());
+  }
   try {
-    return new /** @type {any} */ (globalThis)[name](buffer);
+    return new C(buffer);
   } catch (e) {
     throw bad(0x74, offset, /** @type {Error} */ (e).message);
   }

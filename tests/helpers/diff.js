@@ -101,6 +101,7 @@ export const DOCUMENTED = {
     'bad-extension': 'Errors: BAD_EXTENSION, BAD_REFERENCE (a Set of a non-array and ids/pointers under 4 bytes not listed there yet)',
     'bad-bundle': 'Errors: BAD_BUNDLE (a 0xc1 count that is not an integer not listed there yet)',
     'bad-record': 'Errors: BAD_RECORD (a record definition not followed by an array of keys; msgpackr takes any value as the keys: an empty binary as none)',
+    'float16-code': 'msgpackr options: typed array subclasses, Float16Array (code 11 of ext 0x74, which msgpackr has no class for)',
   },
   cbor: {
     'proto-key': 'Prototype keys',
@@ -1353,6 +1354,7 @@ export function justifyPeerError(format, input, ours, peerError) {
     if (!walk.ok) return null;
     // msgpackr throws on extension types it does not know
     if (/Unknown extension/.test(msg) && walk.exts.some((x) => unknownToMsgpackr(input, x))) return 'uninterpreted-ext';
+    if (/Could not find typed array for code 11\b/.test(msg) && walk.exts.some((x) => x.type === 0x74 && x.data[0] === 11)) return 'float16-code';
     // a 0x62 extension of fewer than 4 bytes is no bundle to wirepack (ExtData); msgpackr reads
     // its missing offset as 0 and then fails to find the strings
     if (/Expected string/.test(msg) && walk.exts.some((x) => x.type === 0x62 && x.data.length < 4)) return 'uninterpreted-ext';
