@@ -5,6 +5,8 @@
 #      under ASan/UBSan (tests/c/run.sh)
 #   1b. scripts/fuzz.sh         : fuzz regressions and corpus (always); 60 s per target on CI
 #   2. vitest run               : projects node, browser (Chromium), emcc
+#   2b. the node project again on Node 24, the current LTS (scripts/node24.sh fetches it from
+#      npm): Node 24 takes paths 20 cannot (runtime.js FAST_UTF8, Float16Array)
 #   3. node bench/run.js --quick: the benchmark suites as a smoke test (errors fail, speed never)
 #   4. scripts/test-platforms.sh: the npm tarball in Node ESM/CJS, tsc, Deno, Bun, workerd and
 #      Chromium (esbuild, Vite, strict CSP, Web Worker); see tests/platforms/run.mjs
@@ -28,6 +30,19 @@ c_line=$(awk '/^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 } END { printf
 set +e
 node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json "$@"
 rc=$?
+# 2b. the node project on Node 24 (after a full run only; its counts join the last line)
+rm -f build/vitest-node24.json
+if [[ $# -eq 0 ]]; then
+  export NODE24_JSON=build/vitest-node24.json
+  if node24=$(bash scripts/node24.sh); then
+    echo "vitest (node project) on Node $("$node24" --version):"
+    "$node24" node_modules/vitest/vitest.mjs run --project node --reporter=dot --reporter=json --outputFile.json=build/vitest-node24.json > build/vitest-node24.log 2>&1 || rc=1
+    tail -6 build/vitest-node24.log
+    grep -E "FAIL|✗|×" build/vitest-node24.log | head -20 || true
+  else
+    echo "Node 24: could not fetch it (scripts/node24.sh)"; rc=1
+  fi
+fi
 # 3. the benchmark smoke run (issue 4): fails on errors (a FAILED row, a crash), never on speed
 if ((rc == 0)) && [[ $# -eq 0 ]]; then
   node bench/run.js --quick > build/bench-quick.log 2>&1 || { echo "bench --quick failed:"; tail -30 build/bench-quick.log; rc=1; export BENCH_FAILED=1; }
@@ -52,6 +67,14 @@ node -e '
     p += r.numPassedTests; f += r.numFailedTests + (r.numRuntimeErrorTestSuites || 0);
     console.log(`vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
   } else f += 1;
+  if (process.env.NODE24_JSON) {
+    const j = process.env.NODE24_JSON;
+    if (fs.existsSync(j)) {
+      const r = JSON.parse(fs.readFileSync(j, "utf8"));
+      p += r.numPassedTests; f += r.numFailedTests + (r.numRuntimeErrorTestSuites || 0);
+      console.log(`vitest on Node 24 (node project): ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
+    } else f += 1;
+  }
   if (process.env.BENCH_FAILED) f += 1;
   if (process.env.PLATFORMS_LOG) {
     const log = fs.existsSync(process.env.PLATFORMS_LOG) ? fs.readFileSync(process.env.PLATFORMS_LOG, "utf8") : "";
