@@ -325,6 +325,15 @@ describe('cross-decoding with cbor-x', () => {
     expect(back.map((b) => b.constructor)).toEqual([Float32Array, Uint8ClampedArray]);
   });
 
+  test('a SharedArrayBuffer: a byte string of its bytes, as an ArrayBuffer (cbor-x writes {}, and they are lost)', () => {
+    if (typeof SharedArrayBuffer !== 'function') return; // (a page that is not cross-origin isolated)
+    const sab = new SharedArrayBuffer(2);
+    new Uint8Array(sab).set([7, 8]);
+    expect(hex(cborx.encode(sab))).toBe('b90000');
+    expect(hex(encode(sab))).toBe('420708');
+    expect(hex(encode(new ArrayBuffer(2)))).toBe('420000');
+  });
+
   test('Float16Array: tag 84 (80 big-endian) where the runtime has one (cbor-x writes an array of its numbers); a Tag elsewhere', () => {
     const le = new Uint8Array([0xd8, 84, 0x46, 0x00, 0x3e, 0x00, 0xc0, 0xff, 0x7b]); // 1.5, -2, 65504
     const be = new Uint8Array([0xd8, 80, 0x46, 0x3e, 0x00, 0xc0, 0x00, 0x7b, 0xff]);

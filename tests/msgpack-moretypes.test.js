@@ -146,6 +146,18 @@ describe('moreTypes: typed arrays msgpackr has no code for (it writes 255, which
     }
   });
 
+  test('a SharedArrayBuffer: its bytes, as an ArrayBuffer\'s (msgpackr writes {}, and they are lost)', () => {
+    if (typeof SharedArrayBuffer !== 'function') return; // (a page that is not cross-origin isolated)
+    const sab = new SharedArrayBuffer(3);
+    new Uint8Array(sab).set([1, 2, 3]);
+    expect(mrBytes({ useRecords: false }, sab)).toBe('80');
+    expect(wpBytes({ useRecords: false }, sab)).toBe('c403010203');
+    expect(wpBytes(MT, sab)).toBe('c70474' + '10010203');
+    const back = new Unpackr(MT).unpack(new Packr(MT).pack(sab));
+    expect(back).toBeInstanceOf(ArrayBuffer);
+    expect([...new Uint8Array(back)]).toEqual([1, 2, 3]);
+  });
+
   test('Float16Array: code 11; a Float16Array back where the runtime has one, else an ExtData that packs back to the same bytes', () => {
     const bytes = 'c707740b' + '003e00c0ff7b'; // 1.5, -2, 65504
     const back = new Unpackr(MT).unpack(fromHex(bytes));

@@ -2572,7 +2572,9 @@ export class Encoder extends Packr {
       writeBytes(T, E_BIN, 0, bytes);
       return;
     }
-    if (o instanceof ArrayBuffer) {
+    if (o instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && o instanceof SharedArrayBuffer)) {
+      // (a SharedArrayBuffer too: cbor-x writes the map of its own properties, {}, and its bytes
+      // are lost)
       writeBytes(T, E_BIN, 0, new Uint8Array(o));
       return;
     }

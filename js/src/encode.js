@@ -18,6 +18,8 @@ const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 const textEncoder = new TextEncoder();
 /** The byte array class msgpackr packs as plain bin even with moreTypes (Buffer in Node). */
 const ByteArray = NodeBuffer || Uint8Array;
+/** (absent where a page is not cross-origin isolated) */
+const SharedBuffer = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : null;
 const TypedArray = Object.getPrototypeOf(Uint8Array.prototype).constructor;
 const dateToJSON = Date.prototype.toJSON;
 const NON_LATIN = /[\u0080-\uFFFF]/;
@@ -1135,8 +1137,10 @@ export class Packr extends Unpackr {
         this.write(T, [o.source, o.flags], depth);
         return;
       }
-    } else if (o instanceof ArrayBuffer) {
-      if (o.constructor === ArrayBuffer || !viaJSON) {
+    } else if (o instanceof ArrayBuffer || (SharedBuffer !== null && o instanceof SharedBuffer)) {
+      // (a SharedArrayBuffer as an ArrayBuffer's bytes: msgpackr writes the map of its own
+      // properties, {}, and its bytes are lost)
+      if (o.constructor === ArrayBuffer || o.constructor === SharedBuffer || !viaJSON) {
         if (this.moreTypes && mp) writeExtBuffer(T, new Uint8Array(o), 0x10);
         else writeBytes(T, E_BIN, 0, new Uint8Array(o));
         return;
