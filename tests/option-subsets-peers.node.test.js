@@ -9,7 +9,8 @@
 // Dates rounded to float32 seconds by useFloat32, and (seed 29) cbor-x's record ids written as
 // floats with alwaysUseFloat, read with keyMap: a record used inside its own definition came
 // back as a Tag; class instances whose prototype has an enumerable property gave records more
-// values than keys.
+// values than keys. (Seed 45 found a cbor-x defect: with bundleStrings and structuredClone its
+// bundle offset misses the shareable tags it inserts afterwards; cborxBundleMissesTags.)
 // More runs: FC_SEED=<n> with OPTION_RUNS=<n> (seeds 1-60 pass at 400 runs, streams included).
 // Where cbor-x's own round trip loses two things in one value (a bundle written as a packed
 // reference to itself, read back as ''), check cannot sort them out: read the values.
@@ -148,12 +149,47 @@ const attempt = (f) => { try { return { ok: f() }; } catch (e) { return { err: S
  * @param {(o: any, s: any) => {decode(b: Uint8Array): unknown}} decoder
  */
 function roundTrip(encoder, decoder, options, vals) {
-  return attempt(() => {
+  /** @type {Uint8Array | null} the last message written (the one a decode error is about) */
+  let last = null;
+  const r = attempt(() => {
     // (shared structures reach the decoder only through a structures array both are given)
     const structures = options.structures || options.maxSharedStructures ? [] : undefined;
     const e = encoder({ ...options }, structures), d = decoder({ ...options }, structures);
-    return vals.map((v) => d.decode(e.encode(v)));
+    return vals.map((v) => d.decode(last = e.encode(v)));
   });
+  return { ...r, last };
+}
+
+/**
+ * Whether cbor-x's message has a bundle (0xdff9) whose offset misses the shareable tags (d8 1c)
+ * cbor-x inserts after it has written the offset (bundleStrings with structuredClone, when a
+ * value is met twice: its encode writes the bundles, then moves the bytes after each first
+ * occurrence to insert the tag). The offset then points short of the two strings, which lie 2
+ * bytes further per tag inserted after the bundle's head; cbor-x's own decoder throws
+ * "Unexpected bundle position" or reads other bytes (seed 45), wirepack BAD_BUNDLE. Checked on
+ * the bytes: the strings are not where the offset says and are where the tags moved them.
+ * @param {Uint8Array} b
+ */
+function cborxBundleMissesTags(b) {
+  // two text strings from p running to the end of the message (cbor-x writes them last)
+  const textEnd = (p) => {
+    if (p >= b.length || b[p] >> 5 !== 3) return -1;
+    const ai = b[p] & 31;
+    const n = ai < 24 ? ai : ai === 24 ? b[p + 1] : ai === 25 ? (b[p + 1] << 8) | b[p + 2] : -1;
+    return n < 0 ? -1 : p + 1 + (ai < 24 ? 0 : ai - 23) + n;
+  };
+  const stringsAt = (p) => { const q = textEnd(p); return q > 0 && textEnd(q) === b.length; };
+  for (let i = 0; i + 9 <= b.length; i++) {
+    if (b[i] !== 0xd9 || b[i + 1] !== 0xdf || b[i + 2] !== 0xf9 || b[i + 3] !== 0x82 || b[i + 4] !== 0x1a) continue;
+    // (cbor-x reads the offset from where it starts, after the array head)
+    const at = i + 4 + ((b[i + 5] << 24 | b[i + 6] << 16 | b[i + 7] << 8 | b[i + 8]) >>> 0);
+    let tags = 0;
+    for (let k = i + 9; k + 1 < b.length; k++) if (b[k] === 0xd8 && b[k + 1] === 0x1c) tags++;
+    if (stringsAt(at)) return false;
+    for (let m = 1; m <= tags; m++) if (stringsAt(at + 2 * m)) return true;
+    return false;
+  }
+  return false;
 }
 
 /**
@@ -169,6 +205,10 @@ function check(peers, value, run, pairings, o, peer) {
     // (bytes the peer's own decoder misreads may be refused: cbor-x's bundle written as a
     // packed reference to itself, which wirepack rejects with BAD_BUNDLE, README)
     if (got.err !== undefined && E === peer && peerLoses) continue;
+    // (nor bytes of cbor-x's whose bundle offset misses the shareable tags it inserted later: its
+    // own decoder misreads them, and reads them right only by chance)
+    if (got.err !== undefined && E === cborx && o.bundleStrings && o.structuredClone && got.last !== null &&
+      /Bundled strings/.test(got.err) && cborxBundleMissesTags(got.last)) continue;
     // (nor is the peer's decoder an oracle where it misreads its own bytes: msgpackr's stream with
     // bundleStrings and structuredClone renames keys, and others with its input cut elsewhere)
     if (D === peer && peerLoses) continue;
