@@ -115,6 +115,7 @@ export const DOCUMENTED = {
     'tag-content': 'CBOR: tags table (a tag with content of another type stays a Tag)',
     'utf8-replacement': 'Strings with invalid UTF-8',
     'bad-reference-cycle': 'CBOR structuredClone: BAD_REFERENCE (a reference into a shareable non-container still being built)',
+    'float16-tag': 'cbor-x exports and options: Float16Array (tags 84 and 80, which cbor-x reads as a Tag, decode to a Float16Array where the runtime has one)',
   },
 };
 
@@ -786,6 +787,10 @@ export function compareValues(format, input, ours, peer) {
     const peerTag = format === 'cbor' && b !== null && typeof b === 'object' && b.constructor && b.constructor.name === 'Tag' && !(b instanceof Tag);
     // cbor-x returns a Tag for 55799 around undefined (its range handler cannot return undefined)
     if (a === undefined && peerTag && String(b.tag) === '55799' && b.value === undefined) { used.add('self-describe-undefined'); return; }
+    // a Float16Array from RFC 8746's tags 80/84 (where the runtime has one), which cbor-x does not
+    // interpret: a Tag of its bytes
+    if (format === 'cbor' && peerTag && (b.tag === 80 || b.tag === 84) && ArrayBuffer.isView(a) && a.constructor.name === 'Float16Array' &&
+      b.value instanceof Uint8Array && a.byteLength === b.value.length) { used.add('float16-tag'); return; }
     if (format === 'cbor' && a instanceof Tag) {
       if (peerTag && String(a.tag) === String(b.tag)) {
         // (a Tag may contain itself: a shared Tag, 28(tag(...29(n)...)))
