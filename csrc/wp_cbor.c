@@ -334,6 +334,33 @@ static uint32_t wp_cb_pk_scan(const wp_reader *r, uint32_t at, uint32_t *ent) {
     return n < WP_PK_MAX ? n : WP_PK_MAX;
 }
 
+/* Whether a bundle (tag 0xdff9) whose content starts at `at` is a map key that stands for a
+ * string: its value, the last element of [offset, value] or [offset, s0', s1', value], is text,
+ * a bundled string (tag 14 or 15) or a key cbor-x coerces to a property name (a number, false,
+ * true, null, undefined), as every bundle cbor-x writes before a key is. Reads heads only, within
+ * the input, and fails nothing (the item loop reads them again): a form it does not follow is no
+ * such key, so the map is a Map, which loses no key whatever the value turns out to be. (Taken
+ * for a string key unread, a bundle around 3(4) made the map an object with a Tag for a key: the
+ * host then threw BAD_REFERENCE, where a map with that key unbundled is a Map.) */
+static bool wp_cb_bundle_key(const wp_reader *r, uint32_t at) {
+    wp_reader q = { r->base, at, r->len };
+    uint32_t m, h;
+    uint64_t a;
+    bool indef;
+    if (!wp_rd_has(&q, 1) || wp_cbor_head(&q, &m, &a, &h, &indef) != WP_OK || m != 4 || indef || (a != 2 && a != 4)) return false;
+    const uint32_t n = (uint32_t)a;
+    q.pos += h;
+    for (uint32_t k = 0; k + 1 < n; k++) {
+        if (!wp_rd_has(&q, 1) || wp_cbor_head(&q, &m, &a, &h, &indef) != WP_OK || indef) return false;
+        if (k == 0 ? m != 0 : ((m != 2 && m != 3) || a > wp_rd_left(&q) - h)) return false;
+        q.pos += h + (k == 0 ? 0u : (uint32_t)a);
+    }
+    if (!wp_rd_has(&q, 1)) return false;
+    const uint32_t b = *wp_rd_ptr(&q);
+    if ((b >> 5) <= 1u || (b >> 5) == 3u || (b >= 0xf4u && b <= 0xf7u) || (b >= 0xf9u && b <= 0xfbu) || b == 0xceu || b == 0xcfu) return true;
+    return b == 0xd8u && wp_rd_has(&q, 2) && (wp_rd_ptr(&q)[1] == 14u || wp_rd_ptr(&q)[1] == 15u);
+}
+
 /* The values-table entry that the packed reference at `start` (first byte b) stands for, and its
  * size: simple 0-15 (e0..ef), or tag 6 in one byte (c6) over an integer with a head of up to 5
  * bytes. WP_PK_NONE for anything else (it takes the general way). */
@@ -773,7 +800,7 @@ wp_err wp_cbor_decode(wp_decoder *d, wp_tables *tb) {
              * references (simple 0-15, tag 6) stand for strings */
             if ((packed_open || (d->flags & WP_DEC_CBOR_SHARED)) && ((major == 7 && ai < 16) || (major == 6 && arg == 6))) coercible = true;
             /* and inside a bundle, bundled strings (tags 14, 15) */
-            if (major == 6 && ((bundle_end && (arg == 14 || arg == 15)) || arg == 0xdff9u)) coercible = true;
+            if (major == 6 && ((bundle_end && (arg == 14 || arg == 15)) || (arg == 0xdff9u && wp_cb_bundle_key(&r, start + hl)))) coercible = true;
             top->flags &= coercible ? ~(uint32_t)FR_ALL_INTERNED : ~(uint32_t)(FR_ALL_STR | FR_ALL_INTERNED);
         }
 

@@ -199,6 +199,30 @@ describe('bundleStrings', () => {
   });
 });
 
+describe('a bundle as a map key (found by the fuzz differential, seed 1234567)', () => {
+  test('stands for a string when its value is one, or a key cbor-x coerces; else the map is a Map, as without the bundle', () => {
+    // {57337([offset, 15(1)]): 2} and the bundle's strings '' and 'k': the key is 'k'
+    expect(decode(fromHex('a1 d9dff9 82 1805 cf01 02 60 616b'.replace(/ /g, '')))).toEqual({ k: 2 });
+    // a number: a property name, as cbor-x coerces it
+    expect(decode(fromHex('a1 d9dff9 82 1804 07 02 60 60'.replace(/ /g, '')))).toEqual({ 7: 2 });
+    // 3(4), an array: the key as it is, in a Map, as {3(4): 1} and {[1, 2]: 1} decode (the map
+    // was made an object for the bundle, whose key then threw BAD_REFERENCE)
+    const tagged = decode(fromHex('a1 d9dff9 82 1805 c304 01 60 60'.replace(/ /g, '')));
+    expect(tagged).toBeInstanceOf(Map);
+    expect([...tagged]).toEqual([[new Tag(4, 3), 1]]);
+    expect(tagged).toEqual(decode(fromHex('a1c30401')));
+    expect([...decode(fromHex('a1 d9dff9 82 1806 820102 01 60 60'.replace(/ /g, '')))]).toEqual([[[1, 2], 1]]);
+  });
+
+  test('a packed reference key that stands for no string: BAD_REFERENCE naming what it is', () => {
+    // 51([[[1, 2]], [], [], {simple(0): 5}]): the key is the table's array (cbor-x: "Invalid property name type object")
+    let err;
+    try { decode(fromHex('d83384818201028080a1e005')); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(DecodeError);
+    expect([err.code, /is none: an array/.test(err.message)]).toEqual(['BAD_REFERENCE', true]);
+  });
+});
+
 describe('bundles that overlap their item (found by fuzzing; lead)', () => {
   test('an item that reaches into its bundle strings is BAD_BUNDLE, never decoded twice', () => {
     let err;

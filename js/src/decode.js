@@ -1588,8 +1588,10 @@ export class TapeReader {
  * @returns {DecodeError}
  */
 function badKey(k) {
-  const what = typeof (/** @type {any} */ (k).value) === 'number' ? `simple(${/** @type {any} */ (k).value})` : 'an object';
-  return new DecodeError('BAD_REFERENCE', 0, `A map key that stands for a string (a packed reference) refers to nothing (${what})`);
+  // (a Simple or a Tag of cbor.js, told apart by their fields: a bundle may rename the classes)
+  const x = /** @type {any} */ (k);
+  const what = Array.isArray(x) ? 'an array' : 'tag' in x ? `tag ${x.tag}` : typeof x.value === 'number' ? `simple(${x.value}), which refers to nothing` : 'an object';
+  return new DecodeError('BAD_REFERENCE', 0, `A map key that stands for a string (a packed reference) is none: ${what}`);
 }
 
 /**

@@ -538,9 +538,12 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
              * WP_DEC_CBOR_SHARED (the host's shared values): either an object or a Map is then right */
             const int packed_ref = cbor && !coercible && ((tag == WP_T_SIMPLE && p < 16) || (tag == WP_T_TAG && p == 6)) &&
                                    (x->cb_packed || (d->flags & WP_DEC_CBOR_SHARED));
-            /* cbor-x's bundle tag (0xdff9), and its strings (tags 14, 15) once a bundle is open,
-             * wrap what stands for a string: the decoder keeps the map an object for them */
-            int bundle_key = cbor && tag == WP_T_TAG && (p == 0xdff9u || (x->cb_bundle && (p == 14 || p == 15)));
+            /* cbor-x's bundled strings (tags 14, 15) once a bundle is open stand for strings: the
+             * decoder keeps the map an object for them; its bundle tag (0xdff9) stands for one when
+             * the bundle's value does (wp_cb_bundle_key: text, a bundled string or a coercible key),
+             * which the model does not follow: either an object or a Map is then right */
+            int bundle_key = cbor && tag == WP_T_TAG && x->cb_bundle && (p == 14 || p == 15);
+            const int bundle_tag_key = cbor && tag == WP_T_TAG && p == 0xdff9u;
             if (!str && !coercible && !bundle_key) mf->all_str = 0;
             if (!cbor && (d->flags & WP_DEC_MP_STRICT_KEYS)) {
                 /* strings and numbers only (int64 ones not with WP_DEC_MP_NO_INT64_KEYS) */
@@ -549,7 +552,7 @@ static inline void fz_walk_values(fz_walk *x, uint32_t nvalues, uint32_t max_dep
                 FZ_CHECK(tag == WP_T_KEY || tag == WP_T_STRA || tag == WP_T_STRU || tag == WP_T_STR8 || tag == WP_T_BREF || tag == WP_T_BUNDLE || num,
                          "strict keys: a key of tag %u (word %u)", tag, at);
             }
-            if (mf->kind == WP_T_OBJ) FZ_CHECK(str || coercible || packed_ref || bundle_key, "OBJ key of tag %u p %u (word %u)", tag, p, at);
+            if (mf->kind == WP_T_OBJ) FZ_CHECK(str || coercible || packed_ref || bundle_key || bundle_tag_key, "OBJ key of tag %u p %u (word %u)", tag, p, at);
         } else {
             FZ_CHECK(tag != WP_T_KEY, "KEY outside a key position (word %u)", at);
             /* raw strings: no string value (bundles and records, which read their strings
