@@ -6,7 +6,7 @@
  */
 import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, freezeDecoded, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS, F_CBOR_SHARED, F_CBOR_PACKED, MARK_FIRST_LO } from './decode.js';
 import {
-  Packr, Tape, IdQueue, writeBytes, writeHeader, writeString, writeF64, FLOAT32_OPTIONS, E_RAW, writeRaw,
+  Packr, Tape, IdQueue, writeBytes, writeHeader, writeString, writeF64, FLOAT32_OPTIONS, E_RAW, writeRaw, SharedBuffer,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
 } from './encode.js';
 import { diagnose } from './diagnose.js';
@@ -2572,7 +2572,7 @@ export class Encoder extends Packr {
       writeBytes(T, E_BIN, 0, bytes);
       return;
     }
-    if (o instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && o instanceof SharedArrayBuffer)) {
+    if (o instanceof ArrayBuffer || (SharedBuffer !== null && o instanceof SharedBuffer)) {
       // (a SharedArrayBuffer too: cbor-x writes the map of its own properties, {}, and its bytes
       // are lost)
       writeBytes(T, E_BIN, 0, new Uint8Array(o));

@@ -18,8 +18,8 @@ const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 const textEncoder = new TextEncoder();
 /** The byte array class msgpackr packs as plain bin even with moreTypes (Buffer in Node). */
 const ByteArray = NodeBuffer || Uint8Array;
-/** (absent where a page is not cross-origin isolated) */
-const SharedBuffer = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : null;
+/** SharedArrayBuffer, written as an ArrayBuffer's bytes (null where a page is not cross-origin isolated) */
+export const SharedBuffer = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : null;
 const TypedArray = Object.getPrototypeOf(Uint8Array.prototype).constructor;
 const dateToJSON = Date.prototype.toJSON;
 const NON_LATIN = /[\u0080-\uFFFF]/;
