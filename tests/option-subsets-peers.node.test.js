@@ -20,6 +20,7 @@ import * as msgpackr from 'msgpackr';
 import * as cborx from 'cbor-x';
 import * as mp from 'wirepack';
 import * as cb from 'wirepack/cbor';
+import { itemSpans } from './helpers/cbor.js';
 
 const RUNS = Number(process.env.OPTION_RUNS || 150);
 
@@ -172,12 +173,7 @@ function roundTrip(encoder, decoder, options, vals) {
  */
 function cborxBundleMissesTags(b) {
   // two text strings from p running to the end of the message (cbor-x writes them last)
-  const textEnd = (p) => {
-    if (p >= b.length || b[p] >> 5 !== 3) return -1;
-    const ai = b[p] & 31;
-    const n = ai < 24 ? ai : ai === 24 ? b[p + 1] : ai === 25 ? (b[p + 1] << 8) | b[p + 2] : -1;
-    return n < 0 ? -1 : p + 1 + (ai < 24 ? 0 : ai - 23) + n;
-  };
+  const textEnd = (p) => { try { return b[p] >> 5 === 3 ? itemSpans(b, p).end : -1; } catch { return -1; } };
   const stringsAt = (p) => { const q = textEnd(p); return q > 0 && textEnd(q) === b.length; };
   for (let i = 0; i + 9 <= b.length; i++) {
     if (b[i] !== 0xd9 || b[i + 1] !== 0xdf || b[i + 2] !== 0xf9 || b[i + 3] !== 0x82 || b[i + 4] !== 0x1a) continue;

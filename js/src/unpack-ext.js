@@ -231,20 +231,24 @@ export function pointerAt(src, at, n, offset, r) {
 export function typedArrayAt(src, at, n, offset) {
   if (n < 1) throw bad(0x74, offset, 'no type code');
   const code = src[at];
+  /** @type {any} the class, for the codes other than ArrayBuffer (16) and DataView (17) */
+  let C = null;
+  if (code !== 16 && code !== 17) {
+    const name = TYPED_ARRAYS[code];
+    if (name === undefined) throw bad(0x74, offset, `unknown typed array code ${code}`);
+    C = /** @type {any} */ (globalThis)[name];
+    // (a Float16Array where the runtime has none, Node before 24: the extension as it came, which
+    // packs back to the same bytes)
+    if (C === undefined) {
+      const data = new Uint8Array(src.buffer, src.byteOffset + at, n);
+      return new ExtData(0x74, NodeBuffer ? NodeBuffer.from(data) : data.slice());
+    }
+  }
   // slice of a plain view: one allocation and one copy (a new Uint8Array and set() of a subarray
   // made three objects), and never a species the caller's Uint8Array subclass chose
   const buffer = new Uint8Array(src.buffer, src.byteOffset + at + 1, n - 1).slice().buffer;
   if (code === 16) return buffer;
   if (code === 17) return new DataView(buffer);
-  const name = TYPED_ARRAYS[code];
-  if (name === undefined) throw bad(0x74, offset, `unknown typed array code ${code}`);
-  const C = /** @type {any} */ (globalThis)[name];
-  // (a Float16Array where the runtime has none, Node before 24: the extension as it came, which
-  // packs back to the same bytes)
-  if (C === undefined) {
-    const data = new Uint8Array(src.buffer, src.byteOffset + at, n);
-    return new ExtData(0x74, NodeBuffer ? NodeBuffer.from(data) : data.slice());
-  }
   try {
     return new C(buffer);
   } catch (e) {
