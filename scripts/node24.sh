@@ -5,7 +5,8 @@
 # the Node the project pins (20); scripts/test.sh runs the node project on this one too, since
 # Node 24 takes paths 20 cannot (Buffer#utf8Slice for long strings in decodes: runtime.js
 # FAST_UTF8; Float16Array).
-#   NODE24_VERSION  the version (default below); NODE24=path uses that binary instead.
+#   NODE24_VERSION  the version (default below; tests/platforms/run.mjs fetches the "engines"
+#                   floor, 18, with it); NODE24=path uses that binary instead.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

@@ -7,11 +7,10 @@
 // with MessagePack and CBOR (check.mjs) and reports the bytes it wrote; every platform must
 // write the same bytes as Node, and msgpackr and cbor-x must read Node's bytes back as the value.
 //
-// Platforms: Node ESM, Node CJS, `npx wirepack` (the CLI), TypeScript (tsc --strict on the
-// shipped .d.ts), Deno, Bun,
-// workerd (HTTP on loopback), and in headless Chromium (/usr/bin/chromium, never a downloaded
-// one): an esbuild bundle, a Vite production build, a plain ESM page under a strict CSP, and a
-// Web Worker. Each prints its own PASS/FAIL line; a runtime that is missing is a FAIL.
+// Platforms: Node ESM, Node CJS, both again on the oldest Node "engines" allows (node-floor),
+// `npx wirepack` (the CLI), TypeScript (tsc --strict on the shipped .d.ts), Deno, Bun, workerd
+// (HTTP on loopback), and in headless Chromium (/usr/bin/chromium, never a downloaded one): an
+// esbuild bundle, a Vite production build, a plain ESM page under a strict CSP, and a Web Worker. Each prints its own PASS/FAIL line; a runtime that is missing is a FAIL.
 // The last line is "platforms: N passed, N failed"; the exit code is 1 when anything failed.
 //
 // Env: KEEP=1 keeps the temporary directory; CHROMIUM_PATH (default /usr/bin/chromium);
@@ -251,6 +250,25 @@ await platform('node-cjs', `node ${process.version}`, () => {
   // dist/index.cjs and dist/cbor.cjs must share one runtime (one wasm instance, one DecodeError)
   if (!r.sharedDecodeError) throw new Error("require('wirepack'), require('wirepack/cbor') and require('wirepack/transcode') load more than one copy of the runtime");
   return detail;
+});
+
+// The oldest Node package.json's "engines" allows (>=18; Vitest cannot run there, so the tarball's
+// programs are what prove it): Node's own build from npm (scripts/node24.sh, which fetches any
+// version), both module systems, the reference bytes.
+const NODE_FLOOR = '18.20.8';
+await platform('node-floor', `node v${NODE_FLOOR}`, () => {
+  const engines = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).engines.node;
+  if (engines !== `>=${NODE_FLOOR.split('.')[0]}`) throw new Error(`package.json engines.node is ${engines}: make NODE_FLOOR its oldest version`);
+  const fetchEnv = { ...process.env, NODE24_VERSION: NODE_FLOOR };
+  delete fetchEnv.NODE24;
+  const bin = run('bash', [path.join(REPO, 'scripts', 'node24.sh')], { env: fetchEnv, timeout: 300_000 }).trim();
+  const esm = parseResult(run(bin, ['app.mjs'], { cwd: PROJ, env: nodeEnv }));
+  checkEntry(esm, 'node');
+  checkResult(esm);
+  const cjs = parseResult(run(bin, ['app.cjs'], { cwd: PROJ, env: nodeEnv }));
+  const detail = checkResult(cjs);
+  if (!cjs.sharedDecodeError) throw new Error('the CommonJS entries load more than one copy of the runtime');
+  return `ESM and CJS: ${detail}, Node ESM's bytes`;
 });
 
 // `npx wirepack` from the installed tarball (no native binary there: the wasm transcode path)
