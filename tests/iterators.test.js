@@ -10,7 +10,7 @@ import * as cb from 'wirepack/cbor';
 import { canon } from './helpers/canon.js';
 import { hex, concat, rng } from './helpers/bytes.js';
 import { encodeAsIterableWith, ChunkDecoder, CborChunkDecoder } from '../js/src/iterators.js';
-import { splitBy, bytewise, chunkSizes, value, join, asyncOf, bigMessage } from './helpers/chunks.js';
+import { splitBy, bytewise, chunkSizes, value, richValue, join, asyncOf, bigMessage } from './helpers/chunks.js';
 
 const FORMATS = [
   {
@@ -22,6 +22,11 @@ const FORMATS = [
     // what the peer's decodeIter gives for the whole buffer in one chunk (maps as Maps, as the
     // peers' Unpackr/Decoder instances without options)
     oracle: (b) => [...msgpackr.decodeIter([b])],
+    Encoder: mp.Packr, Decoder: mp.Unpackr, whole2: (d, b) => d.unpackMultiple(b),
+    options: fc.record({
+      useRecords: fc.constantFrom(undefined, false), bundleStrings: fc.boolean(), structuredClone: fc.boolean(), moreTypes: fc.boolean(),
+      useFloat32: fc.constantFrom(0, 1, 3), variableMapSize: fc.boolean(), mapsAsObjects: fc.constantFrom(undefined, true, false),
+    }, { requiredKeys: [] }),
     reserved: [0xc1], hugeString: [0xdb, 0xff, 0xff, 0xff, 0xf0], hugeArray: [0xdd, 0xff, 0xff, 0xff, 0xff],
   },
   {
@@ -31,6 +36,11 @@ const FORMATS = [
     peerDecodeIter: cborx.decodeIter, peerEncodeIter: (it) => cborx.encodeIter(it, { useRecords: false }),
     peerDecode: (b) => cborx.decode(b),
     oracle: (b) => [...cborx.decodeIter([b])],
+    Encoder: cb.Encoder, Decoder: cb.Decoder, whole2: (d, b) => d.decodeMultiple(b),
+    options: fc.record({
+      useRecords: fc.constantFrom(undefined, false), bundleStrings: fc.boolean(), structuredClone: fc.boolean(), pack: fc.boolean(),
+      useFloat32: fc.constantFrom(0, 1, 3), tagUint8Array: fc.boolean(), mapsAsObjects: fc.constantFrom(undefined, true, false),
+    }, { requiredKeys: [] }),
     reserved: [0xfc], hugeString: [0x7a, 0xff, 0xff, 0xff, 0xf0], hugeArray: [0x9b, 0, 0, 0, 1, 0, 0, 0, 0],
   },
 ];
@@ -90,6 +100,18 @@ for (const F of FORMATS) {
         const want = F.whole(bytes);
         same([...F.lib.decodeIter(splitBy(bytes, sizes))], want);
       }), { numRuns: 100 });
+    }, 60000);
+
+    test('property: what an encoder stream writes, with its options mixed, decodes in any chunking as in one piece (fast-check)', () => {
+      // (sequential records as the encoder streams write them, with bundled strings,
+      // structuredClone, the typed-array extensions, packed CBOR: what the resumable scanner frames)
+      fc.assert(fc.property(F.options, fc.array(richValue, { minLength: 1, maxLength: 8 }), chunkSizes, (o, vals, sizes) => {
+        const records = o.useRecords !== false;
+        const encoder = new F.Encoder({ ...o, int64AsType: 'bigint', sequential: records || undefined });
+        const bytes = join(vals.map((v) => encoder.encode(v)));
+        const options = { ...o, int64AsType: 'bigint', structures: records ? [] : undefined };
+        same([...F.lib.decodeIter(splitBy(bytes, sizes), options)], F.whole2(new F.Decoder(options), bytes));
+      }), { numRuns: 300 });
     }, 60000);
 
     test('property: chunk boundaries at every byte of a small sequence', () => {

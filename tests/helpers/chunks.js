@@ -32,6 +32,25 @@ export const value = fc.letrec((tie) => ({
   obj: fc.dictionary(key, tie('v'), { maxKeys: 12, noNullPrototype: true }),
 })).v;
 
+/** Values for the option mixes: records of one shape, repeated strings, `__proto__` keys, Maps,
+ * Sets, BigInts, Dates, typed arrays, undefined (what records, bundles, structuredClone and the
+ * typed-array extensions act on). */
+const richKey = fc.oneof(fc.constantFrom('a', 'id', 'name', 'tags', '__proto__', 'constructor', ''), fc.string({ maxLength: 6 }));
+const richLeaf = fc.oneof(
+  fc.constant(null), fc.constant(undefined), fc.boolean(), fc.integer(), fc.integer({ min: -300, max: 70000 }),
+  fc.bigInt({ min: -(1n << 63n), max: (1n << 64n) - 1n }), fc.double({ noNaN: true }), fc.float(),
+  fc.string({ maxLength: 30 }), fc.constantFrom('shared', 'hello world', 'é✓😀'), fc.string({ minLength: 60, maxLength: 300 }),
+  fc.uint8Array({ maxLength: 100 }), fc.date({ noInvalidDate: true }), fc.float32Array({ maxLength: 5 }),
+);
+export const richValue = fc.letrec((tie) => ({
+  v: fc.oneof({ depthSize: 'small' }, richLeaf, tie('arr'), tie('obj'), tie('rec'), tie('map'), tie('set')),
+  arr: fc.array(tie('v'), { maxLength: 6 }),
+  obj: fc.dictionary(richKey, tie('v'), { maxKeys: 6, noNullPrototype: true }),
+  rec: fc.record({ id: fc.integer(), name: fc.string({ maxLength: 5 }), tags: fc.array(tie('v'), { maxLength: 3 }) }),
+  map: fc.array(fc.tuple(fc.oneof(fc.integer(), fc.string({ maxLength: 4 })), tie('v')), { maxLength: 4 }).map((e) => new Map(e)),
+  set: fc.array(fc.integer(), { maxLength: 4 }).map((e) => new Set(e)),
+})).v;
+
 /** Concatenate Uint8Arrays. */
 export function join(parts) {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
