@@ -202,9 +202,10 @@ function check(peers, value, run, pairings, o, peer) {
     // packed reference to itself, which wirepack rejects with BAD_BUNDLE, README)
     if (got.err !== undefined && E === peer && peerLoses) continue;
     // (nor bytes of cbor-x's whose bundle offset misses the shareable tags it inserted later: its
-    // own decoder misreads them, and reads them right only by chance)
+    // own decoder misreads them, and reads them right only by chance; wirepack's BAD_BUNDLE, or
+    // the error of the item the offset points into)
     if (got.err !== undefined && E === cborx && o.bundleStrings && o.structuredClone && got.last !== null &&
-      /Bundled strings/.test(got.err) && cborxBundleMissesTags(got.last)) continue;
+      cborxBundleMissesTags(got.last)) continue;
     // (nor is the peer's decoder an oracle where it misreads its own bytes: msgpackr's stream with
     // bundleStrings and structuredClone renames keys, and others with its input cut elsewhere)
     if (D === peer && peerLoses) continue;
@@ -257,7 +258,12 @@ describe('random option subsets, each side reading the other', () => {
     const enc = (L) => (o, s) => new L.Encoder({ ...o, structures: s });
     const dec = (L) => (o, s) => new L.Decoder({ ...o, structures: o.sequential ? [] : s });
     fc.assert(fc.property(options, values([]), (o, vals) => {
-      const theirs = roundTrip(enc(cborx), dec(cborx), o, vals);
+      // (cbor-x's own round trip is no oracle with bundleStrings and structuredClone: its bundle
+      // offsets can miss the shareable tags it inserts later (cborxBundleMissesTags), and its
+      // decoder then throws or reads other bytes, keys and strings among them, without an error
+      // (seed 130, where the value was no oracle either: useFloat32 3 rounds). A bundle changes
+      // where strings are written, not what decodes: the oracle is its round trip without one.)
+      const theirs = roundTrip(enc(cborx), dec(cborx), o.bundleStrings && o.structuredClone ? { ...o, bundleStrings: false } : o, vals);
       if (theirs.err !== undefined) return; // (what cbor-x cannot do itself)
       check(norm(theirs.ok), norm(vals), (E, D) => roundTrip(enc(E), dec(D), o, vals),
         [['wirepack -> cbor-x', cb, cborx], ['cbor-x -> wirepack', cborx, cb], ['wirepack -> wirepack', cb, cb]], o, cborx);
