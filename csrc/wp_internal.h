@@ -373,7 +373,8 @@ WP_INLINE uint32_t wp_rec_undo_words(uint32_t len) { return len / 2u + 4u; }
 /* msgpackr's structuredClone gives an id to a record's keys array when it writes that array
  * twice in a message (a definition, then the same keys defined again after their record id was
  * reused): the first definition's keys come as d6 69 <id> then the array, the second's as the
- * pointer d6 70 <id>. The decoder remembers each such id's key count (wp_mp_sc_keys): a table
+ * pointer d6 70 <id>. The decoder remembers where each such id's array is (wp_mp_sc_keys: the
+ * input offset of its head, which gives its key count and tells whether it is still open): a table
  * indexed by id for ids below wp_sc_dense(len) (msgpackr numbers ids from 1 in a message, and
  * each takes 6 bytes of it), and WP_SC_SPILL pairs for others. Word 0: 0 until the call's first
  * id (the table is then cleared), else 1 + the pairs used. */

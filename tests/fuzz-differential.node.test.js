@@ -528,6 +528,14 @@ const KNOWN = [
   ['msgpack', '94d47240d6690000000191a26b3000d4724191a26b3101d6690000000192a178a179d47241d670000000010203', 'agree'],
   // a later definition whose keys are a pointer (d6 70) to those: [{k0: 0}, {k0: 5}]
   ['msgpack', '92d47240d6690000000191a26b3000d47241d6700000000105', 'agree'],
+  // keys that are a pointer to the array the definition is inside: msgpackr reads its empty
+  // placeholder ([1, {}]), wirepack BAD_RECORD where C took
+  // the array's length for the key count and read on to TRUNCATED (seed 7070707, Node 24)
+  ['msgpack', 'd669000000029201d47240d67000000002', 'wirepack error, peer value', 'record-keys-open-peer'],
+  // (as found: msgpackr's unpack throws on it; its Unpackr() reads the record in the array as {},
+  // [1, 2, {}])
+  ['msgpack', 'd4724093a46c697374a268a16d92d66900000001d4724192a401616d65a4656c66a16fd67000000001d6700000000192d669a6736861726592d66900000002930102d47266d67000000002d66900000003826b01a26d65d67000000003', 'both errors', undefined,
+    { 'Unpackr()': ['wirepack error, peer value', 'record-keys-open-peer'] }],
   ['cbor', 'a1695f5f70726f746f5f5ff6', 'documented', 'proto-key'],
   ['cbor', 'a1c241d260', 'documented', 'non-string-keys'],
   ['cbor', 'a2c24101f50202', 'documented', 'non-string-keys'], // {1n: true, 2: 2}: a Map; cbor-x {"1": true, "2": 2}

@@ -32,7 +32,7 @@ const MESSAGES = {
   RESERVED_BYTE: 'Reserved byte 0xc1 (never used in MessagePack)',
   TRAILING_DATA: 'Data read, but end of buffer not reached',
   BAD_TIMESTAMP: 'Invalid timestamp extension',
-  BAD_RECORD: 'Record definition (extension 0x72) not followed by an array of keys',
+  BAD_RECORD: 'Record definition (extension 0x72) not followed by an array of keys (or by a structuredClone pointer to a finished one)',
   UNKNOWN_RECORD: 'Record id is not defined',
   BAD_BUNDLE: 'Bundled strings (extension 0x62) out of place, or a reference past them',
   BAD_KEY: 'Map key that is neither a string nor a number',

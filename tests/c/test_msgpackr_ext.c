@@ -203,6 +203,22 @@ static void test_record_key_ids(void) {
     /* an id given to no array (a string, or nothing: the input ends) names no keys */
     CHECK_ERR(dec(&x, "92d66900000003a178d47240d6700000000302", 0), WP_ERR_BAD_RECORD);
     tu_dec_free(&x);
+    /* a pointer to the array the definition is inside (still open: msgpackr reads its empty
+     * placeholder, no keys): BAD_RECORD at the definition, where C took the array's length as the
+     * key count and read on (TRUNCATED, or values of another layout; found by the JS fuzz
+     * differential, seed 7070707 on Node 24); the same array once closed names its two keys; and
+     * the keys array of a definition with an id, still being read */
+    CHECK_ERR(dec(&x, "d669000000029301" "d47240d67000000002" "0203", 0), WP_ERR_BAD_RECORD);
+    CHECK(x.d.err.offset == 8, "offset %u", x.d.err.offset);
+    CHECK(table_is_zero(), "undone");
+    tu_dec_free(&x);
+    CHECK_ERR(dec(&x, "92d6690000000292a178a179" "d47240d670000000020203", 0), WP_OK);
+    CHECK(x.d.end == x.d.len, "end %u of %u", x.d.end, x.d.len);
+    tu_dec_free(&x);
+    CHECK_ERR(dec(&x, "d47240d6690000000192" "d47241d67000000001" "01" "a178", 0), WP_ERR_BAD_RECORD);
+    CHECK(x.d.err.offset == 10, "offset %u", x.d.err.offset);
+    CHECK(table_is_zero(), "undone");
+    tu_dec_free(&x);
     tu_end();
 }
 

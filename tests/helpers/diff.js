@@ -38,6 +38,10 @@
 //                          cases; a Set of a non-array and ids under 4 bytes are not there (reported)
 //     bad-record           a record definition (d4 72, d5 72) whose keys are no array:
 //                          DecodeError BAD_RECORD (msgpackr takes any value as the keys)
+//     record-keys-open-peer a definition whose keys are a structuredClone pointer (d6 70 id) to
+//                          the array with that id while it is still being read (the definition
+//                          is inside it): DecodeError BAD_RECORD (msgpackr reads the empty
+//                          placeholder it fills later: a record of no fields). README's BAD_RECORD row
 //     bad-bundle           bundled strings laid out otherwise than msgpackr writes them (strings
 //                          not after the extension's data and the value, a reference that is not
 //                          an integer or runs past its string): DecodeError BAD_BUNDLE (msgpackr
@@ -101,6 +105,7 @@ export const DOCUMENTED = {
     'bad-extension': 'Errors: BAD_EXTENSION, BAD_REFERENCE (a Set of a non-array and ids/pointers under 4 bytes not listed there yet)',
     'bad-bundle': 'Errors: BAD_BUNDLE (a 0xc1 count that is not an integer not listed there yet)',
     'bad-record': 'Errors: BAD_RECORD (a record definition not followed by an array of keys; msgpackr takes any value as the keys: an empty binary as none)',
+    'record-keys-open-peer': 'Errors: BAD_RECORD (a structuredClone pointer to an array that is not finished: msgpackr reads no keys)',
     'float16-code': 'msgpackr options: typed array subclasses, Float16Array (code 11 of ext 0x74, which msgpackr has no class for)',
   },
   cbor: {
@@ -266,6 +271,9 @@ export function mutate(src, rand, format, donors) {
  * @property {boolean} indefiniteString CBOR: an indefinite-length byte or text string occurs
  * @property {number[]} simples CBOR: offsets of unassigned simple values
  * @property {number[]} badKeys offsets of map keys the peer cannot turn into a property name
+ * @property {number[]} [openKeyPointers] MessagePack: record definitions whose keys are a pointer
+ *   (d6 70 id) to the array with that id while it is still being read (msgpackr then reads the
+ *   empty placeholder it fills later: a record of no fields; wirepack BAD_RECORD there)
  */
 
 /** msgpackr's record slot for first byte 0x40|s and high byte h (as csrc/wp_msgpack.c). */
@@ -285,7 +293,7 @@ const PREFIX_EXTS = new Set([0x65, 0x69, 0x73, 0x78]);
  */
 export function walkMsgpack(b) {
   /** @type {Walk} */
-  const r = { ok: false, stop: 0, strings: [], joined: [], exts: [], tags: [], indefiniteString: false, simples: [], badKeys: [], recordCounts: false };
+  const r = { ok: false, stop: 0, strings: [], joined: [], exts: [], tags: [], indefiniteString: false, simples: [], badKeys: [], recordCounts: false, openKeyPointers: [] };
   const n = b.length;
   const be = (p, k) => {
     let v = 0;
@@ -296,7 +304,7 @@ export function walkMsgpack(b) {
   const recs = new Map();
   /** @type {Map<number, number>} structuredClone ids given to record keys -> their number */
   const scKeys = new Map();
-  /** @type {{ left: number, map: boolean, def?: { slot: number, nf: number, hb: boolean } | null }[]} containers still being filled (def: a record definition's frame, keys array then values) */
+  /** @type {{ left: number, map: boolean, def?: { slot: number, nf: number, hb: boolean } | null, scId?: number }[]} containers still being filled (def: a record definition's frame, keys array then values; scId: the structuredClone id of the array, or of a definition's keys) */
   const stack = [];
   const done = () => {
     for (;;) {
@@ -314,6 +322,7 @@ export function walkMsgpack(b) {
     }
   };
   let pending = false; // a prefix extension or bundle waits for its value
+  let scNext = -1; // the structuredClone id (d6 69) the next item has
   let bundleEnd = -1; // after the strings of the last bundle
   let p = 0;
   do {
@@ -325,6 +334,8 @@ export function walkMsgpack(b) {
     const need = (k) => p + k <= n;
     let count = -1, map = false, hl = 0, len = 0, kind = '';
     pending = false;
+    const scHere = scNext;
+    scNext = -1;
     if (c >= 0x40 && c < 0x80 && recs.has(c & 0x3f)) {
       // a record: its field values follow
       let rec = /** @type {{ nf: number, hb: boolean }} */ (recs.get(c & 0x3f));
@@ -384,7 +395,7 @@ export function walkMsgpack(b) {
       p += hl;
       const items = map ? 2 * count : count;
       if (items === 0) done();
-      else stack.push({ left: items, map });
+      else stack.push({ left: items, map, scId: map ? undefined : scHere });
       continue;
     }
     if (kind === 'str' || kind === 'bin') {
@@ -408,7 +419,7 @@ export function walkMsgpack(b) {
         let q = p + hl + len;
         if (q >= n) return r;
         let a = b[q];
-        let nk;
+        let nk, keysId = -1;
         // structuredClone's id before the keys (d6 69 id), or in their place a pointer to keys
         // an earlier definition gave an id (d6 70 id): as msgpackr reads them, and wirepack
         if (a === 0xd6 && (b[q + 1] === 0x69 || b[q + 1] === 0x70)) {
@@ -417,6 +428,8 @@ export function walkMsgpack(b) {
           if (b[q + 1] === 0x70) {
             nk = scKeys.get(id);
             if (nk === undefined) { r.stop = p; return r; }
+            // (the array the definition is inside, or whose keys it is among: still open)
+            if (stack.some((f) => f.scId === id && f.def !== null)) { r.openKeyPointers.push(p); r.stop = p; return r; }
             const hb = len === 2 && data[1] === 0;
             recs.set(slot, { nf: nk, hb });
             p = q + 6;
@@ -424,6 +437,7 @@ export function walkMsgpack(b) {
             else done();
             continue;
           }
+          keysId = id;
           q += 6;
           if (q >= n) return r;
           a = b[q];
@@ -436,7 +450,7 @@ export function walkMsgpack(b) {
         else if (a === 0xdd && q + 5 <= n) nk = be(q + 1, 4);
         else { r.stop = p; return r; }
         p = q;
-        stack.push({ left: 1 + nk, map: false, def: { slot, nf: nk, hb: len === 2 && data[1] === 0 } });
+        stack.push({ left: 1 + nk, map: false, def: { slot, nf: nk, hb: len === 2 && data[1] === 0 }, scId: keysId >= 0 ? keysId : undefined });
         continue;
       }
       if (PREFIX_EXTS.has(type) || (type === 0x62 && len >= 4)) {
@@ -447,6 +461,7 @@ export function walkMsgpack(b) {
           const nk = a >= 0x90 && a <= 0x9f ? a & 0xf : a === 0xdc && q + 3 <= n ? be(q + 1, 2) : a === 0xdd && q + 5 <= n ? be(q + 1, 4) : -1;
           if (nk >= 0) scKeys.set(be(p + hl, 4), nk);
           else scKeys.delete(be(p + hl, 4));
+          scNext = be(p + hl, 4);
         }
         if (type === 0x62) {
           // the bundle's two strings lie at data offset + the first 4 bytes
@@ -1051,8 +1066,12 @@ export function justifyOurError(format, input, err, peerValue) {
     const walk = walkMsgpack(input);
     if (err.code === 'RESERVED_BYTE' && input[at] === 0xc1) return 'reserved-c1';
     // a record definition (fixext 1 or 2 of type 0x72) whose keys are no array
+    // keys that are a pointer to the array the definition is inside (msgpackr: no keys)
+    if (err.code === 'BAD_RECORD' && (walk.openKeyPointers || []).includes(at)) return 'record-keys-open-peer';
+    // (keys that are another pointer (d6 70 id) are not excused: one to a finished array is keys)
     if (err.code === 'BAD_RECORD' && walk.exts.some((x) => x.off === at && x.type === 0x72 && x.data.length <= 2 &&
-      (input[at] === 0xd4 || input[at] === 0xd5) && !isMsgpackArrayHead(input[x.doff + x.data.length]))) return 'bad-record';
+      (input[at] === 0xd4 || input[at] === 0xd5) && !isMsgpackArrayHead(input[x.doff + x.data.length]) &&
+      !(input[x.doff + x.data.length] === 0xd6 && input[x.doff + x.data.length + 1] === 0x70))) return 'bad-record';
     if (err.code === 'BAD_TIMESTAMP' && badTimestampAt(input, at)) return 'bad-timestamp';
     // extension data that makes no value (the error is at the extension's data)
     if (err.code === 'BAD_EXTENSION' && walk.exts.some((x) => x.doff === at && VALUE_EXTS.has(x.type))) return 'bad-extension';
