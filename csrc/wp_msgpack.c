@@ -156,9 +156,20 @@ static bool wp_mp_undef_ext(const wp_reader *r, uint32_t start, uint32_t b, cons
 /* Where the arrays with a structuredClone id are (wp_rec_sc_words), for record keys that point to
  * one: op 0 remembers id's array at input offset nk (an id past the table, once the spill pairs
  * are used, is not remembered: a pointer to it is then BAD_RECORD, as any pointer to keys no
- * definition gave); op 1 returns it, or UINT32_MAX; op 2 forgets it. Out of the item loop:
- * definitions with such ids are rare. */
-static __attribute__((noinline)) uint32_t wp_mp_sc_keys(uint32_t *sc, uint32_t dense_n, uint32_t op, uint32_t id, uint32_t nk) {
+ * definition gave); op 2 forgets it; op 1 returns it, or UINT32_MAX when there is none or the
+ * array is still open among the sp frames fr (a frame starts at its head): the definition is
+ * inside it, and msgpackr then reads the keys from the empty array it fills once the array is
+ * read, a record of no fields, where wirepack says BAD_RECORD. Out of the item loop (wasm-opt
+ * inlines a function of one caller, build.sh): definitions with such ids are rare. */
+static __attribute__((noinline)) uint32_t wp_mp_sc_keys(uint32_t *sc, uint32_t dense_n, uint32_t op, uint32_t id, uint32_t nk,
+                                                       const wp_frame *fr, uint32_t sp) {
+    if (op == 1) {
+        const uint32_t q = wp_mp_sc_keys(sc, dense_n, 3, id, 0, 0, 0);
+        for (uint32_t i = 0; i < sp && q != UINT32_MAX; i++)
+            if ((fr[i].flags & FR_ARR) && fr[i].start == q) return UINT32_MAX;
+        return q;
+    }
+    if (op == 3) op = 1; /* (the lookup alone) */
     uint32_t *const spill = sc + 1, *const dense = sc + 1 + 2u * WP_SC_SPILL;
     if (sc[0] == 0) {
         if (op == 1) return UINT32_MAX;
@@ -185,37 +196,21 @@ static __attribute__((noinline)) uint32_t wp_mp_sc_keys(uint32_t *sc, uint32_t d
     return nk;
 }
 
-/* The length of the array whose head is at q, and the bytes of that head; UINT32_MAX when q holds
- * no array head (or a cut one). */
-static uint32_t wp_mp_array_at(const wp_reader *r, uint32_t q, uint32_t *hl) {
+/* The length of the array whose head is at q; UINT32_MAX when q holds no array head (or a cut one). */
+static uint32_t wp_mp_array_at(const wp_reader *r, uint32_t q) {
     if (q >= r->len) return UINT32_MAX;
     const uint32_t a = r->base[q], left = r->len - q;
-    if (a >= 0x90 && a <= 0x9f) { *hl = 1; return a & 0x0fu; }
-    if (a == 0xdc && left >= 3) { *hl = 3; return wp_be16(wp_rd_at(r, q + 1u)); }
-    if (a == 0xdd && left >= 5) { *hl = 5; return wp_be32(wp_rd_at(r, q + 1u)); }
+    if (a >= 0x90 && a <= 0x9f) return a & 0x0fu;
+    if (a == 0xdc && left >= 3) return wp_be16(wp_rd_at(r, q + 1u));
+    if (a == 0xdd && left >= 5) return wp_be32(wp_rd_at(r, q + 1u));
     return UINT32_MAX;
 }
 
 /* A structured-clone id given to the value at q (not a definition's keys): where it is if it is
  * an array (a later d6 70 pointer may name it as keys), else none (wp_mp_sc_keys). */
 static __attribute__((noinline)) void wp_mp_sc_note(const wp_reader *r, uint32_t *sc, uint32_t dense_n, uint32_t id, uint32_t q) {
-    uint32_t hl;
-    if (wp_mp_array_at(r, q, &hl) != UINT32_MAX) wp_mp_sc_keys(sc, dense_n, 0, id, q);
-    else if (sc[0] != 0) wp_mp_sc_keys(sc, dense_n, 2, id, 0);
-}
-
-/* The key count of record keys given as a pointer (d6 70 <id>) to the array with that id, or
- * UINT32_MAX: no array has the id, or it is still open, the definition inside it (msgpackr then
- * reads the keys from the empty array it fills once the array is read, a record of no fields;
- * wirepack says BAD_RECORD). Its frame, if open, started at the array's head. */
-static __attribute__((noinline)) uint32_t wp_mp_sc_pointer_keys(const wp_reader *r, uint32_t *sc, uint32_t dense_n, uint32_t id,
-                                                               const wp_frame *fr, uint32_t sp) {
-    const uint32_t q = wp_mp_sc_keys(sc, dense_n, 1, id, 0);
-    uint32_t hl;
-    if (q == UINT32_MAX) return UINT32_MAX;
-    for (uint32_t i = 0; i < sp; i++)
-        if ((fr[i].flags & FR_ARR) && fr[i].start == q) return UINT32_MAX;
-    return wp_mp_array_at(r, q, &hl);
+    if (wp_mp_array_at(r, q) != UINT32_MAX) wp_mp_sc_keys(sc, dense_n, 0, id, q, 0, 0);
+    else if (sc[0] != 0) wp_mp_sc_keys(sc, dense_n, 2, id, 0, 0, 0);
 }
 
 /* Undo the record definitions of a call (pairs of slot, old value; newest last). */
@@ -704,13 +699,16 @@ wp_err wp_msgpack_decode(wp_decoder *d, wp_tables *tb) {
                     }
                 }
                 if (sc_op == 2) {
-                    nk = wp_mp_sc_pointer_keys(&r, sc, wp_sc_dense(d->len), sc_id, fr, sp);
-                    if (nk == UINT32_MAX) FAIL(WP_ERR_BAD_RECORD, start);
+                    const uint32_t q = wp_mp_sc_keys(sc, wp_sc_dense(d->len), 1, sc_id, 0, fr, sp);
+                    if (q == UINT32_MAX) FAIL(WP_ERR_BAD_RECORD, start);
+                    /* (an array's whole head is there: wp_mp_sc_note) */
+                    const uint32_t qa = r.base[q];
+                    nk = qa <= 0x9f ? qa & 0x0fu : qa == 0xdc ? wp_be16(r.base + q + 1u) : wp_be32(r.base + q + 1u);
                 } else if (a >= 0x90 && a <= 0x9f) nk = a & 0x0f;
                 else if (a == 0xdc) { if (!wp_rd_has(&r, ko + 3)) FAIL(WP_ERR_TRUNCATED, start); nk = wp_be16(wp_rd_ptr(&r) + ko + 1); ah = 3; }
                 else if (a == 0xdd) { if (!wp_rd_has(&r, ko + 5)) FAIL(WP_ERR_TRUNCATED, start); nk = wp_be32(wp_rd_ptr(&r) + ko + 1); ah = 5; }
                 else FAIL(WP_ERR_BAD_RECORD, start);
-                if (sc_op == 1) wp_mp_sc_keys(sc, wp_sc_dense(d->len), 0, sc_id, r.pos + ko);
+                if (sc_op == 1) wp_mp_sc_keys(sc, wp_sc_dense(d->len), 0, sc_id, r.pos + ko, 0, 0);
                 if (nk > wp_rd_left(&r)) FAIL(WP_ERR_TRUNCATED, start);
                 if (sp >= max_depth) FAIL(WP_ERR_DEPTH, start);
                 /* the keys array is one level deeper, and an array under maxArrayLength,
