@@ -133,7 +133,33 @@ export function roundTrip(msgpack, cbor, tc) {
     }
   }
   if (tc) problems.push(...transcodeCheck(tc, msgpack, cbor));
-  return { ok: problems.length === 0, problems, msgpackHex, cborHex, transcode: !!tc };
+  const float16 = typeof Float16Array === 'function';
+  if (float16) problems.push(...float16Check(msgpack, cbor));
+  return { ok: problems.length === 0, problems, msgpackHex, cborHex, transcode: !!tc, float16 };
+}
+
+/**
+ * Where the runtime has Float16Array (Node 24, Deno, Bun, Chromium, workerd; not Node 18-22):
+ * MessagePack with moreTypes writes it as msgpackr's typed-array extension, code 11, and CBOR as
+ * RFC 8746's tag 84, and both read it back as a Float16Array (Node 20, the reference, cannot).
+ * @param {{Packr: any, Unpackr: any}} msgpack @param {{encode: Function, decode: Function}} cbor
+ * @returns {string[]} problems
+ */
+export function float16Check(msgpack, cbor) {
+  const F16 = /** @type {any} */ (globalThis).Float16Array;
+  const v = new F16([1.5, -2, 65504, 0.0001]);
+  const problems = [];
+  try {
+    const m = new msgpack.Packr({ moreTypes: true, useRecords: false }).pack(v), c = cbor.encode(v);
+    if (hex(m) !== 'c709740b003e00c0ff7b8e06') problems.push(`Float16Array as MessagePack: ${hex(m)}`);
+    if (hex(c) !== 'd85448003e00c0ff7b8e06') problems.push(`Float16Array as CBOR: ${hex(c)}`);
+    for (const [name, back] of [['MessagePack', new msgpack.Unpackr({ moreTypes: true }).unpack(m)], ['CBOR', cbor.decode(c)]]) {
+      if (!(back instanceof F16) || back.length !== 4 || back.some((x, i) => !Object.is(x, v[i]))) problems.push(`Float16Array from ${name}: ${back}`);
+    }
+  } catch (e) {
+    problems.push(`Float16Array: ${e && e.stack || e}`);
+  }
+  return problems;
 }
 
 /**
