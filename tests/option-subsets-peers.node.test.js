@@ -194,9 +194,11 @@ function cborxBundleMissesTags(b) {
  * not: cbor-x's gives a Tag for an empty object with sequential, {} for a Map that refers to
  * itself).
  */
-function check(peers, value, run, pairings, o, peer) {
+function check(peers, value, run, pairings, o, peer, peerBytesBad = false) {
   const peerLoses = JSON.stringify(peers) !== JSON.stringify(value);
   for (const [name, E, D] of pairings) {
+    // (bytes the peer's own decoder cannot read are no input to judge a decoder by)
+    if (E === peer && peerBytesBad) continue;
     const got = run(E, D);
     // (bytes the peer's own decoder misreads may be refused: cbor-x's bundle written as a
     // packed reference to itself, which wirepack rejects with BAD_BUNDLE, README)
@@ -262,11 +264,14 @@ describe('random option subsets, each side reading the other', () => {
       // offsets can miss the shareable tags it inserts later (cborxBundleMissesTags), and its
       // decoder then throws or reads other bytes, keys and strings among them, without an error
       // (seed 130, where the value was no oracle either: useFloat32 3 rounds). A bundle changes
-      // where strings are written, not what decodes: the oracle is its round trip without one.)
-      const theirs = roundTrip(enc(cborx), dec(cborx), o.bundleStrings && o.structuredClone ? { ...o, bundleStrings: false } : o, vals);
+      // where strings are written, not what decodes: the oracle is its round trip without one.
+      // Where cbor-x cannot read its own bytes, they are not read by wirepack either (seed 139:
+      // with pack too, its bundle held a packed reference where a string goes).)
+      const own = roundTrip(enc(cborx), dec(cborx), o, vals);
+      const theirs = o.bundleStrings && o.structuredClone ? roundTrip(enc(cborx), dec(cborx), { ...o, bundleStrings: false }, vals) : own;
       if (theirs.err !== undefined) return; // (what cbor-x cannot do itself)
       check(norm(theirs.ok), norm(vals), (E, D) => roundTrip(enc(E), dec(D), o, vals),
-        [['wirepack -> cbor-x', cb, cborx], ['cbor-x -> wirepack', cborx, cb], ['wirepack -> wirepack', cb, cb]], o, cborx);
+        [['wirepack -> cbor-x', cb, cborx], ['cbor-x -> wirepack', cborx, cb], ['wirepack -> wirepack', cb, cb]], o, cborx, own.err !== undefined);
     }), { numRuns: RUNS });
   }, 120000);
 });
