@@ -343,4 +343,20 @@ describe('structuredClone', () => {
       expect(dec(fromHex('82d81c01d81d00'))).toEqual([1, 1]);
     }
   });
+
+  test('record keys that are a reference to the array the definition is inside: BAD_RECORD (the items read so far were the keys)', () => {
+    const decoders = [decode, (b) => new Decoder().decode(b), (b) => new Decoder({ codegen: false }).decode(b), (b) => new Decoder({ keyMap: { a: 'x' } }).decode(b)];
+    for (const dec of decoders) {
+      // 28([1, 2, 0xdfff([0xe000, 29(0), 'a', 'b'])]): the keys were [1, 2] ({1: 'a', 2: 'b'}; cbor-x
+      // {undefined: 'b'}); 28([0xdfff([0xe000, 29(0)]), 1]): no keys yet ([{}, 1], as cbor-x)
+      for (const h of ['d81c830102d9dfff8419e000d81d0061616162', 'd81c82d9dfff8219e000d81d0001',
+        // the same through a definitions tag (0xdffe) and the legacy record tag (105)
+        'd81c8201d9dffe8319e000d81d0080', 'd81c8201d86984190100d81d000102']) {
+        expect(() => dec(fromHex(h)), h).toThrow(expect.objectContaining({ name: 'DecodeError', code: 'BAD_RECORD' }));
+      }
+      // keys that refer to a finished array are keys
+      expect(dec(fromHex('82d81c82616b616cd9dfff8419e000d81d000102'))).toEqual([['k', 'l'], { k: 1, l: 2 }]);
+      expect(decode(fromHex('a1616101'))).toEqual({ a: 1 }); // (the next call works)
+    }
+  });
 });

@@ -536,6 +536,8 @@ const KNOWN = [
   // [1, 2, {}])
   ['msgpack', 'd4724093a46c697374a268a16d92d66900000001d4724192a401616d65a4656c66a16fd67000000001d6700000000192d669a6736861726592d66900000002930102d47266d67000000002d66900000003826b01a26d65d67000000003', 'both errors', undefined,
     { 'Unpackr()': ['wirepack error, peer value', 'record-keys-open-peer'] }],
+  // record keys that are a reference to the shareable array the definition is inside
+  ['cbor', 'd81c830102d9dfff8419e000d81d0061616162', 'wirepack error, peer value', 'record-keys-open-peer'],
   ['cbor', 'a1695f5f70726f746f5f5ff6', 'documented', 'proto-key'],
   ['cbor', 'a1c241d260', 'documented', 'non-string-keys'],
   ['cbor', 'a2c24101f50202', 'documented', 'non-string-keys'], // {1n: true, 2: 2}: a Map; cbor-x {"1": true, "2": 2}

@@ -209,6 +209,19 @@ function errorOptions(m) {
 
 /* ------------------------------------------------------------------ records, packing */
 
+/**
+ * Record keys that are a shareable array (tag 28) still being filled, through a reference (tag
+ * 29) from inside it: the definition is in that array, and its keys would be the items read so
+ * far (cbor-x's, its placeholder). BAD_RECORD, as MessagePack's pointer to such keys
+ * (wp_msgpack.c wp_mp_sc_keys).
+ * @param {TapeReader | undefined} reader @param {unknown} keys
+ */
+function openKeys(reader, keys) {
+  if (reader !== undefined && reader.building !== null && Array.isArray(keys) && reader.building.has(keys)) {
+    throw new DecodeError('BAD_RECORD', 0, 'Record keys that are the array the definition is inside (a reference to it while it is being read)');
+  }
+}
+
 // cbor-x's record extension (github.com/kriszyp/cbor-records) and Packed CBOR
 // (draft-ietf-cbor-packed), as cbor-x 1.6.9 writes and reads them.
 const LEGACY_RECORD = 105;          // [id, keys, ...values], read after its item (as cbor-x)
@@ -887,6 +900,7 @@ export class Decoder extends Unpackr {
     if (n < 2 || n === 0xffffff) return NOT_A_RECORD;
     r.t++; // the array's header
     const rawId = r.v(), keys = r.v();
+    openKeys(r, keys);
     const id = typeof rawId === 'number' ? rawId - RECORD_FIRST : -1;
     if (id >= 0 && id < 8192 && Number.isInteger(id) && Array.isArray(keys) && keys.length === n - 2) {
       const st = this.state();
@@ -928,10 +942,10 @@ export class Decoder extends Unpackr {
   /**
    * @param {number | bigint} tag
    * @param {any} value
-   * @param {TapeReader} _reader
+   * @param {TapeReader} [reader] the reader of the call (record keys are checked against it)
    * @returns {any}
    */
-  decodeTag(tag, value, _reader) {
+  decodeTag(tag, value, reader) {
     if (typeof tag === 'number') {
       const ext = extensionsByTag.size !== 0 ? extensionsByTag.get(tag) : undefined;
       if (ext && ext.decode) return ext.decode(value);
@@ -1002,21 +1016,21 @@ export class Decoder extends Unpackr {
           throw new DecodeError('BAD_RECORD', 0, 'Packed values structure must be followed by a 4 element array');
         case LEGACY_RECORD:
           if (Array.isArray(value) && value.length >= 2) {
-            this.define(value[0], value[1]);
+            this.define(value[0], value[1], reader);
             return this.record(value[1], value, 2, false);
           }
           break;
         case RECORD_INLINE:
           if (Array.isArray(value) && value.length >= 2) {
             if (!Array.isArray(value[1])) throw new DecodeError('BAD_RECORD', 0, 'Structure is required in record definition');
-            this.define(value[0], value[1]);
+            this.define(value[0], value[1], reader);
             return this.recordAt(typeof value[0] === 'number' ? value[0] - RECORD_FIRST : -1, value[1], value, 2);
           }
           break;
         case RECORD_DEFINITIONS:
           if (Array.isArray(value) && value.length >= 2) {
             let id = value[0];
-            for (let i = 1; i < value.length - 1; i++) this.define(id++, value[i]);
+            for (let i = 1; i < value.length - 1; i++) this.define(id++, value[i], reader);
             const last = value[value.length - 1];
             const st = this.state();
             if (last !== null && last === st.shrd) last.structures = st.recs.slice(0);
@@ -1059,9 +1073,10 @@ export class Decoder extends Unpackr {
    * packed item's tables. They never reach decodeTag, so a subclass's decodeTag never sees them.
    * @param {number} lo the tag's low 32 bits (the high ones are all set)
    * @param {any} value
+   * @param {TapeReader} [reader] the call's reader
    * @returns {any}
    */
-  decodeMarker(lo, value) {
+  decodeMarker(lo, value, reader) {
     if (lo === MARK_BUNDLE_LO) {
       // [s0, s1, offset] before the bundle's value
       const st = this.state();
@@ -1070,7 +1085,7 @@ export class Decoder extends Unpackr {
       return value[2];
     }
     if (lo >= MARK_REC_LO) {
-      if (Array.isArray(value)) this.define(lo - MARK_REC_LO, value);
+      if (Array.isArray(value)) this.define(lo - MARK_REC_LO, value, reader);
       return value;
     }
     if (lo >= MARK_PACK_LO && lo <= MARK_PACK_LO + 2) {
@@ -1083,9 +1098,12 @@ export class Decoder extends Unpackr {
   /**
    * Define record `rawId - 0xe000` (ids outside 0..8191 can never be referenced).
    * @param {unknown} rawId @param {unknown} keys
+   * @param {TapeReader} [reader] the call's reader (keys that are an array it is still filling
+   *   are refused: openKeys)
    */
-  define(rawId, keys) {
+  define(rawId, keys, reader) {
     if (typeof rawId !== 'number' || !Array.isArray(keys)) return;
+    openKeys(reader, keys);
     const id = rawId - RECORD_FIRST;
     if (id >= 0 && id < 8192 && Number.isInteger(id)) this.state().recs[id] = keys;
   }

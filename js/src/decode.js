@@ -724,6 +724,9 @@ export class TapeReader {
     /** the placeholders of the shareable records being built, and whether a reference took each */
     /** @type {Map<object, boolean> | null} */
     this.phs = null;
+    /** CBOR shareable arrays (tag 28) still being filled: no record's keys (cbor.js openKeys) */
+    /** @type {Set<unknown[]> | null} */
+    this.building = null;
     /** MessagePack records defined in this call: slot -> shape (ownRecs once there is one) */
     /** @type {(Shape | undefined)[] | null} */
     this.recs = null;
@@ -802,6 +805,7 @@ export class TapeReader {
     this.A = this.U = this.b1 = this.b2 = '';
     this.shared = null;
     this.phs = null;
+    this.building = null;
     this.clearRecs();
     this.defs = null;
     this.refs = null;
@@ -1192,7 +1196,10 @@ export class TapeReader {
       /** @type {any[]} */
       const a = [];
       shared[idx] = a;
+      const building = this.building || (this.building = new Set());
+      building.add(a);
       for (let i = 0; i < n; i++) a.push(this.v());
+      building.delete(a);
       return a;
     }
     if (tag === 14) {
@@ -1498,7 +1505,7 @@ export class TapeReader {
           this.t = t + 2;
           // wp_cbor.c's markers (tags from 2^64 - 3 * 2^16, which no input may use) go to the
           // Decoder's own handling, without a BigInt
-          if (w[t + 1] === -1 && w[t] >>> 0 >= MARK_FIRST_LO) return this.opts.decodeMarker(w[t] >>> 0, this.v());
+          if (w[t + 1] === -1 && w[t] >>> 0 >= MARK_FIRST_LO) return this.opts.decodeMarker(w[t] >>> 0, this.v(), this);
           const big = big64(w[t], w[t + 1], false);
           return this.opts.decodeTag(big <= 9007199254740991n ? Number(big) : big, this.v(), this);
         }
@@ -2162,9 +2169,10 @@ export class Unpackr {
    * One of the CBOR decoder's markers (CBOR decoders override this; a MessagePack tape has none).
    * @param {number} _lo
    * @param {any} value
+   * @param {TapeReader} [_reader]
    * @returns {any}
    */
-  decodeMarker(_lo, value) {
+  decodeMarker(_lo, value, _reader) {
     return value;
   }
 

@@ -79,6 +79,9 @@
 //                          wirepack should have interpreted is a mismatch.
 //     bad-reference-cycle  BAD_REFERENCE for a reference into a tag-28 value that is not a
 //                          container and is still being built (cbor-x hands out a placeholder)
+//     record-keys-open-peer a record definition (0xdfff, 0xdffe, 105, a record-keys marker) whose
+//                          keys are a reference (29) to the shareable array (28) it is inside:
+//                          BAD_RECORD from the JS (cbor-x: its placeholder, or the items so far)
 //
 // Peer limits and bugs (PEER_LIMITS): timestamp-96-peer, error-name-peer, bigint-empty-peer, clone-cycle-peer,
 // bundle-overread-peer, bundle-sequence-peer (unmutated sequences only),
@@ -120,6 +123,7 @@ export const DOCUMENTED = {
     'tag-content': 'CBOR: tags table (a tag with content of another type stays a Tag)',
     'utf8-replacement': 'Strings with invalid UTF-8',
     'bad-reference-cycle': 'CBOR structuredClone: BAD_REFERENCE (a reference into a shareable non-container still being built)',
+    'record-keys-open-peer': 'Errors: BAD_RECORD (record keys that are a reference to the array the definition is inside: cbor-x reads its placeholder)',
     'float16-tag': 'cbor-x exports and options: Float16Array (tags 84 and 80, which cbor-x reads as a Tag, decode to a Float16Array where the runtime has one)',
   },
 };
@@ -1120,7 +1124,10 @@ export function justifyOurError(format, input, err, peerValue) {
   // a tag cbor-x took for a defined record by its low 13 bits (it then read other items)
   if (recordAlias(input, upTo)) return 'record-id-alias-peer';
   if (err.code === 'BAD_RECORD') {
-    // (the JS throws these, at offset 0) keys that are not an array, which cbor-x takes
+    // (the JS throws these, at offset 0) keys that are a reference (29) to a shareable array (28)
+    // the definition is inside: cbor-x reads its placeholder or the items read so far
+    if (/definition is inside/.test(err.message) && tags.some((t) => t.tag === 28) && tags.some((t) => t.tag === 29)) return 'record-keys-open-peer';
+    // keys that are not an array, which cbor-x takes
     if (tags.some((t) => t.tag === 0xdfff && inlineRecordKeysNotArray(input, contentAt(t)))) return 'record-inline-peer';
     // a key that stays a Tag for wirepack (content of another type than the tag takes), where
     // cbor-x makes a number or string of it
