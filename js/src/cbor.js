@@ -214,10 +214,10 @@ function errorOptions(m) {
  * 29) from inside it: the definition is in that array, and its keys would be the items read so
  * far (cbor-x's, its placeholder). BAD_RECORD, as MessagePack's pointer to such keys
  * (wp_msgpack.c wp_mp_sc_keys).
- * @param {TapeReader | undefined} reader @param {unknown} keys
+ * @param {TapeReader | null | undefined} reader (none when user code calls decodeTag) @param {unknown} keys
  */
 function openKeys(reader, keys) {
-  if (reader !== undefined && reader.building !== null && Array.isArray(keys) && reader.building.has(keys)) {
+  if (reader && reader.building && Array.isArray(keys) && reader.building.has(keys)) {
     throw new DecodeError('BAD_RECORD', 0, 'Record keys that are the array the definition is inside (a reference to it while it is being read)');
   }
 }
