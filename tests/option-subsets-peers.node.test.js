@@ -189,6 +189,28 @@ function cborxBundleMissesTags(b) {
 }
 
 /**
+ * Whether cbor-x's message has a bundle (0xdff9) whose offset points to something other than two
+ * text strings: with bundleStrings and pack, cbor-x packs the bundle's strings too, and a packed
+ * reference (e0) stands where the second goes (its decoder reads any head there as a string's
+ * length: an empty string, the bundled text lost; seeds 153, 156).
+ * @param {Uint8Array} b
+ */
+function cborxBundleNotStrings(b) {
+  for (let i = 0; i + 9 <= b.length; i++) {
+    if (b[i] !== 0xd9 || b[i + 1] !== 0xdf || b[i + 2] !== 0xf9 || b[i + 3] !== 0x82 || b[i + 4] !== 0x1a) continue;
+    const at = i + 4 + ((b[i + 5] << 24 | b[i + 6] << 16 | b[i + 7] << 8 | b[i + 8]) >>> 0);
+    try {
+      if (b[at] >> 5 !== 3) return true;
+      const q = itemSpans(b, at).end;
+      return b[q] >> 5 !== 3;
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
  * Each pairing gives what the peer's own round trip gives (the options' losses, the peer's
  * rules for Maps and objects), or the value itself (where the peer's own loses what it should
  * not: cbor-x's gives a Tag for an empty object with sequential, {} for a Map that refers to
@@ -208,6 +230,8 @@ function check(peers, value, run, pairings, o, peer, peerBytesBad = false) {
     // the error of the item the offset points into)
     if (got.err !== undefined && E === cborx && o.bundleStrings && o.structuredClone && got.last !== null &&
       cborxBundleMissesTags(got.last)) continue;
+    // (nor bytes of cbor-x's whose bundle holds a packed reference where a string goes)
+    if (got.err !== undefined && E === cborx && o.bundleStrings && o.pack && got.last !== null && cborxBundleNotStrings(got.last)) continue;
     // (nor is the peer's decoder an oracle where it misreads its own bytes: msgpackr's stream with
     // bundleStrings and structuredClone renames keys, and others with its input cut elsewhere)
     if (D === peer && peerLoses) continue;
