@@ -190,6 +190,17 @@ describe('decoding both ways', () => {
     expect(cborx.decode(bytes)).toEqual(want);
   });
 
+  test('an id defined again among the values of its own definition: later uses take the inner keys (the definition counts once its keys are read, as cbor-x)', () => {
+    // [0xdfff([0xe000, [a, b], 0xdfff([0xe000, [c], 7])]), 0xe000([9])]: the outer definition has
+    // fewer values than keys (its general way, where it was defined after its values, and the
+    // use read {a: 9}; found by the fuzz differential, seed 2323232 on Node 24)
+    const bytes = fromHex('82' + 'd9dfff8319e000826161616' + '2' + 'd9dfff8319e00081616307' + 'd9e0008109');
+    const want = [{ a: { c: 7 } }, { c: 9 }];
+    expect(cborx.decode(bytes)).toEqual(want);
+    for (const d of [new Decoder(), new Decoder({ codegen: false }), new Decoder({ keyMap: { zz: 'q' } })]) expect(d.decode(bytes)).toEqual(want);
+    expect(decode(bytes)).toEqual(want);
+  });
+
   test('legacy tag 105 and saved definitions (tag 0xdffe) decode', () => {
     // 105 [0xe000, [a, b], 1, 2], then 0xe000 [3, 4] refers to it
     const legacy = fromHex('82d8698419e00082616161620102d9e000820304');

@@ -888,29 +888,34 @@ export class Decoder extends Unpackr {
    * A record defined where it first appears (tag 0xdfff over [id, keys, ...values], what
    * `new Encoder()` writes for every first object of a shape in a message): the id defined, and
    * the object built by the keys' shape from the values on the tape, with no array of them in
-   * between. NOT_A_RECORD, before anything is read, when decodeTag is not the built-in one or a
-   * keyMap is set; the general way (the array, then decodeTag) when the id or keys are not what
-   * a record takes or the values are not as many as the keys.
+   * between. NOT_A_RECORD, before anything is read, when decodeTag is not the built-in one; the
+   * general way (the values in an array, then the record from it) when the id or keys are not
+   * what a record takes, the values are not as many as the keys, or a keyMap is set.
    * @param {TapeReader} r
    * @returns {any}
    */
   tapeInline(r) {
-    if (!this.tagIsBuiltIn(RECORD_INLINE) || this.mapKey !== null) return NOT_A_RECORD;
+    if (!this.tagIsBuiltIn(RECORD_INLINE)) return NOT_A_RECORD;
     const n = r.w[r.t] >>> 8;
     if (n < 2 || n === 0xffffff) return NOT_A_RECORD;
     r.t++; // the array's header
     const rawId = r.v(), keys = r.v();
     openKeys(r, keys);
     const id = typeof rawId === 'number' ? rawId - RECORD_FIRST : -1;
-    if (id >= 0 && id < 8192 && Number.isInteger(id) && Array.isArray(keys) && keys.length === n - 2) {
+    if (id >= 0 && id < 8192 && Number.isInteger(id) && Array.isArray(keys) && keys.length === n - 2 && this.mapKey === null) {
       const st = this.state();
       st.recs[id] = keys;
       const b = this.#slotFor(st, id, keys).b;
       if (b !== NO_BUILDER) return (b.shape || (b.shape = new Shape(b.keys, true))).build(r);
     }
+    // the general way (decodeTag's, built in: tagIsBuiltIn above), with the id defined once its
+    // keys are read, before its values, as cbor-x does: a definition of the same id among the
+    // values is the one later uses take (defined after them, the outer keys took its place)
+    if (!Array.isArray(keys)) throw new DecodeError('BAD_RECORD', 0, 'Structure is required in record definition');
+    this.define(rawId, keys, r);
     const value = [rawId, keys];
     for (let i = 2; i < n; i++) value.push(r.v());
-    return this.decodeTag(RECORD_INLINE, value, r);
+    return this.recordAt(id, keys, value, 2);
   }
 
   /**
