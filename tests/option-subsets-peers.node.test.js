@@ -181,6 +181,15 @@ function cborxBundleMissesTags(b) {
     const at = i + 4 + ((b[i + 5] << 24 | b[i + 6] << 16 | b[i + 7] << 8 | b[i + 8]) >>> 0);
     let tags = 0;
     for (let k = i + 9; k + 1 < b.length; k++) if (b[k] === 0xd8 && b[k + 1] === 0x1c) tags++;
+    // the strings are where the message's item ends, when it parses as one (the bytes at a wrong
+    // offset can parse as two strings to the end too: seed 127, "d|" then "againlist" read as
+    // "|`ia" then "ainlist")
+    let s = -1;
+    try { s = itemSpans(b, 0).end; } catch { /* (not one well-formed item: by the bytes alone) */ }
+    if (s >= 0 && stringsAt(s)) {
+      for (let m = 1; m <= tags; m++) if (at + 2 * m === s) return true;
+      return false;
+    }
     if (stringsAt(at)) return false;
     for (let m = 1; m <= tags; m++) if (stringsAt(at + 2 * m)) return true;
     return false;
