@@ -900,12 +900,10 @@ export class Decoder extends Unpackr {
     if (n < 2 || n === 0xffffff) return NOT_A_RECORD;
     r.t++; // the array's header
     const rawId = r.v(), keys = r.v();
-    openKeys(r, keys);
     const id = typeof rawId === 'number' ? rawId - RECORD_FIRST : -1;
     if (id >= 0 && id < 8192 && Number.isInteger(id) && Array.isArray(keys) && keys.length === n - 2 && this.mapKey === null) {
-      const st = this.state();
-      st.recs[id] = keys;
-      const b = this.#slotFor(st, id, keys).b;
+      this.define(rawId, keys, r);
+      const b = this.#slotFor(this.state(), id, keys).b;
       if (b !== NO_BUILDER) return (b.shape || (b.shape = new Shape(b.keys, true))).build(r);
     }
     // the general way (decodeTag's, built in: tagIsBuiltIn above), with the id defined once its
@@ -1104,11 +1102,11 @@ export class Decoder extends Unpackr {
    * Define record `rawId - 0xe000` (ids outside 0..8191 can never be referenced).
    * @param {unknown} rawId @param {unknown} keys
    * @param {TapeReader} [reader] the call's reader (keys that are an array it is still filling
-   *   are refused: openKeys)
+   *   are refused, whatever the id: openKeys)
    */
   define(rawId, keys, reader) {
-    if (typeof rawId !== 'number' || !Array.isArray(keys)) return;
     openKeys(reader, keys);
+    if (typeof rawId !== 'number' || !Array.isArray(keys)) return;
     const id = rawId - RECORD_FIRST;
     if (id >= 0 && id < 8192 && Number.isInteger(id)) this.state().recs[id] = keys;
   }
