@@ -162,6 +162,21 @@ function roundTrip(encoder, decoder, options, vals) {
 }
 
 /**
+ * cbor-x's first bundle in a message (0xdff9 over [offset as a uint32, ...]): where its head is
+ * (i) and where its offset points (at: cbor-x reads the offset from where it starts, after the
+ * array head), or null.
+ * @param {Uint8Array} b
+ * @returns {{ i: number, at: number } | null}
+ */
+function cborxBundleAt(b) {
+  for (let i = 0; i + 9 <= b.length; i++) {
+    if (b[i] !== 0xd9 || b[i + 1] !== 0xdf || b[i + 2] !== 0xf9 || b[i + 3] !== 0x82 || b[i + 4] !== 0x1a) continue;
+    return { i, at: i + 4 + ((b[i + 5] << 24 | b[i + 6] << 16 | b[i + 7] << 8 | b[i + 8]) >>> 0) };
+  }
+  return null;
+}
+
+/**
  * Whether cbor-x's message has a bundle (0xdff9) whose offset misses the shareable tags (d8 1c)
  * cbor-x inserts after it has written the offset (bundleStrings with structuredClone, when a
  * value is met twice: its encode writes the bundles, then moves the bytes after each first
@@ -175,25 +190,22 @@ function cborxBundleMissesTags(b) {
   // two text strings from p running to the end of the message (cbor-x writes them last)
   const textEnd = (p) => { try { return b[p] >> 5 === 3 ? itemSpans(b, p).end : -1; } catch { return -1; } };
   const stringsAt = (p) => { const q = textEnd(p); return q > 0 && textEnd(q) === b.length; };
-  for (let i = 0; i + 9 <= b.length; i++) {
-    if (b[i] !== 0xd9 || b[i + 1] !== 0xdf || b[i + 2] !== 0xf9 || b[i + 3] !== 0x82 || b[i + 4] !== 0x1a) continue;
-    // (cbor-x reads the offset from where it starts, after the array head)
-    const at = i + 4 + ((b[i + 5] << 24 | b[i + 6] << 16 | b[i + 7] << 8 | b[i + 8]) >>> 0);
-    let tags = 0;
-    for (let k = i + 9; k + 1 < b.length; k++) if (b[k] === 0xd8 && b[k + 1] === 0x1c) tags++;
-    // the strings are where the message's item ends, when it parses as one (the bytes at a wrong
-    // offset can parse as two strings to the end too: seed 127, "d|" then "againlist" read as
-    // "|`ia" then "ainlist")
-    let s = -1;
-    try { s = itemSpans(b, 0).end; } catch { /* (not one well-formed item: by the bytes alone) */ }
-    if (s >= 0 && stringsAt(s)) {
-      for (let m = 1; m <= tags; m++) if (at + 2 * m === s) return true;
-      return false;
-    }
-    if (stringsAt(at)) return false;
-    for (let m = 1; m <= tags; m++) if (stringsAt(at + 2 * m)) return true;
+  const bundle = cborxBundleAt(b);
+  if (bundle === null) return false;
+  const { i, at } = bundle;
+  let tags = 0;
+  for (let k = i + 9; k + 1 < b.length; k++) if (b[k] === 0xd8 && b[k + 1] === 0x1c) tags++;
+  // the strings are where the message's item ends, when it parses as one (the bytes at a wrong
+  // offset can parse as two strings to the end too: seed 127, "d|" then "againlist" read as
+  // "|`ia" then "ainlist")
+  let s = -1;
+  try { s = itemSpans(b, 0).end; } catch { /* (not one well-formed item: by the bytes alone) */ }
+  if (s >= 0 && stringsAt(s)) {
+    for (let m = 1; m <= tags; m++) if (at + 2 * m === s) return true;
     return false;
   }
+  if (stringsAt(at)) return false;
+  for (let m = 1; m <= tags; m++) if (stringsAt(at + 2 * m)) return true;
   return false;
 }
 
@@ -205,18 +217,13 @@ function cborxBundleMissesTags(b) {
  * @param {Uint8Array} b
  */
 function cborxBundleNotStrings(b) {
-  for (let i = 0; i + 9 <= b.length; i++) {
-    if (b[i] !== 0xd9 || b[i + 1] !== 0xdf || b[i + 2] !== 0xf9 || b[i + 3] !== 0x82 || b[i + 4] !== 0x1a) continue;
-    const at = i + 4 + ((b[i + 5] << 24 | b[i + 6] << 16 | b[i + 7] << 8 | b[i + 8]) >>> 0);
-    try {
-      if (b[at] >> 5 !== 3) return true;
-      const q = itemSpans(b, at).end;
-      return b[q] >> 5 !== 3;
-    } catch {
-      return true;
-    }
+  const bundle = cborxBundleAt(b);
+  if (bundle === null) return false;
+  try {
+    return b[bundle.at] >> 5 !== 3 || b[itemSpans(b, bundle.at).end] >> 5 !== 3;
+  } catch {
+    return true;
   }
-  return false;
 }
 
 /**
