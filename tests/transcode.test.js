@@ -232,6 +232,30 @@ describe('msgpack / CBOR -> JSON is JSON.stringify(decode(x))', () => {
       expect(transcode(cb, { from: 'cbor', to: 'json' }), hex(cb)).toBe(JSON.stringify(cborDecode(cb)));
     }), { numRuns: 1000 });
   });
+  test('keys of ill-formed UTF-8 that decode to one name are one member (U+FFFD), as JSON.stringify writes them', () => {
+    // 9f and c9 are unequal bytes, each one U+FFFD once decoded: one property, its last value
+    for (const [h, from] of [['82 a1 9f 91 d0 80 a1 c9 90', 'msgpack'], ['82 a1 9f 01 a3 ef bf bd 02', 'msgpack'], ['a2 61 ff 18 ff 61 da 38 20', 'cbor']]) {
+      const bytes = fromHex(h);
+      const want = JSON.stringify(from === 'msgpack' ? unpack(bytes) : cborDecode(bytes));
+      expect(want, h).toMatch(/^\{"\ufffd":[^,]*\}$/);
+      expect(transcode(bytes, { from, to: 'json' }), h).toBe(want);
+      expect(transcode(bytes, { from, to: 'json', indent: 2 }), h).toBe(JSON.stringify(JSON.parse(want), null, 2));
+    }
+  });
+  test('MessagePack extension type 0 of any size is undefined, as decode() reads it (msgpackr\'s rule)', () => {
+    const cases = ['d4 00 e4', 'd5 00 01 02', 'd8 00' + ' 07'.repeat(16), 'c7 00 00', 'c7 02 00 aa bb', 'c8 00 01 00 ff', 'c9 00 00 00 00 00'];
+    for (const u of cases) {
+      const inMap = fromHex(`82 a1 61 ${u} a1 62 92 ${u} 01`);
+      expect(unpack(inMap), u).toEqual({ a: undefined, b: [undefined, 1] });
+      expect(transcode(inMap, { from: 'msgpack', to: 'json' }), u).toBe('{"b":[null,1]}');
+      expect(transcode(inMap, { from: 'msgpack', to: 'json', indent: 1 }), u).toBe(JSON.stringify(unpack(inMap), null, 1));
+      expect(hex(/** @type {Uint8Array} */ (transcode(inMap, { from: 'msgpack', to: 'cbor' }))), u).toBe('a2 61 61 f7 61 62 82 f7 01');
+      expect(() => transcode(fromHex(u), { from: 'msgpack', to: 'json' }), u).toThrow(expect.objectContaining({ code: 'NON_JSON', offset: 0 }));
+    }
+    // other types stay extensions: no JSON form, no CBOR counterpart
+    expect(() => transcode(fromHex('92 01 d4 01 00'), { from: 'msgpack', to: 'json' })).toThrow(expect.objectContaining({ code: 'NON_JSON', offset: 2 }));
+    expect(() => transcode(fromHex('92 01 c7 00 05'), { from: 'msgpack', to: 'cbor' })).toThrow(expect.objectContaining({ code: 'UNMAPPABLE', offset: 2 }));
+  });
   test('fast-check: hand-made maps with integer-like and duplicate keys', () => {
     const key = fc.oneof(fc.constantFrom('0', '1', '2', '10', '01', 'a', 'b', '-1', '4294967295', '4294967294'), fc.string({ maxLength: 3 }))
       .filter((k) => k !== '__proto__');

@@ -99,6 +99,10 @@ static int tc_diag_scalar(tc_job *j, const tc_val *v) {
         if (!tc_room64(o, 2 * (uint64_t)(uint32_t)v->u + 3)) return 0;
         tc_diag_hex(o, v->s, (uint32_t)v->u);
         return 1;
+    case K_UNDEF:
+        /* (MessagePack's extension type 0 other than d4 00 00 and c7 01 00 00 shows as written) */
+        if (j->in[v->start] == 0xf7 || (v->u == 1 && v->s[0] == 0)) break;
+        /* fall through */
     case K_EXT:
         if (!tc_room64(o, 2 * (uint64_t)(uint32_t)v->u + 3 + 18)) return 0;
         tc_puts(o, "ext(", 4);

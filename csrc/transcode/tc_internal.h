@@ -387,7 +387,8 @@ WP_INLINE int tc_mp_read(tc_job *j, tc_val *v) {
         n = 1u << (b - 0xd4);
         if (len - pos < 1 + n) goto trunc;
         need = 1 + n;
-        v->kind = (b == 0xd4 && in[pos] == 0 && in[pos + 1] == 0) ? K_UNDEF : K_EXT;
+        /* extension type 0 of any size decodes to undefined (msgpackr's rule, as decode()) */
+        v->kind = in[pos] == 0 ? K_UNDEF : K_EXT;
         v->x = (int8_t)in[pos]; v->s = in + pos + 1; v->u = n;
         break;
     }
@@ -397,7 +398,7 @@ WP_INLINE int tc_mp_read(tc_job *j, tc_val *v) {
         n = h == 1 ? in[pos] : h == 2 ? wp_be16(in + pos) : wp_be32(in + pos);
         if (len - pos - h - 1 < n) goto trunc;
         need = h + 1 + n;
-        v->kind = K_EXT; v->x = (int8_t)in[pos + h]; v->s = in + pos + h + 1; v->u = n;
+        v->kind = in[pos + h] == 0 ? K_UNDEF : K_EXT; v->x = (int8_t)in[pos + h]; v->s = in + pos + h + 1; v->u = n;
         break;
     }
     default: return tc_fail(j, WP_ERR_RESERVED_BYTE, pos - 1);

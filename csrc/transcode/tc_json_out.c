@@ -209,11 +209,22 @@ WP_INLINE int tc_write_scalar(tc_job *j, tc_val *v) {
     return 1;
 }
 
-/* Is the value at j->pos undefined? (peek, for members to leave out) */
-WP_INLINE bool tc_peek_undef(tc_job *j, int cbor) {
-    uint32_t p = j->pos;
-    if (cbor) return p < j->len && j->in[p] == 0xf7;
-    return p + 3 <= j->len && j->in[p] == 0xd4 && j->in[p + 1] == 0 && j->in[p + 2] == 0;
+/* The size of the value at j->pos when it is undefined, else 0 (peek, for members to leave out).
+ * MessagePack: extension type 0 of any size, whole in the input (decode() reads it as undefined). */
+WP_INLINE uint32_t tc_peek_undef(tc_job *j, int cbor) {
+    uint32_t p = j->pos, avail = j->len - p;
+    if (p >= j->len) return 0;
+    uint32_t b = j->in[p];
+    if (cbor) return b == 0xf7;
+    if (b >= 0xd4 && b <= 0xd8) {
+        uint32_t size = 2 + (1u << (b - 0xd4));
+        return size <= avail && j->in[p + 1] == 0 ? size : 0;
+    }
+    if (b < 0xc7 || b > 0xc9) return 0;
+    uint32_t h = b == 0xc7 ? 1 : b == 0xc8 ? 2 : 4;
+    if (avail < 2 + h || j->in[p + 1 + h] != 0) return 0;
+    uint32_t n = h == 1 ? j->in[p + 1] : h == 2 ? wp_be16(j->in + p + 1) : wp_be32(j->in + p + 1);
+    return avail - 2 - h >= n ? 2 + h + n : 0;
 }
 
 /* ------------------------------------------------------------------ key order checks */
@@ -409,6 +420,9 @@ WP_INLINE int tc_key_check(tc_job *j, tc_frame *f, const tc_val *v, uint32_t off
     }
     f->kind |= TC_NONIDX;
     if (v->kind != K_STR) return tc_key_other(j, f, v, off, nkeys, cbor);
+    /* ill-formed UTF-8 decodes to U+FFFD: keys unequal in bytes can name one property, which
+     * JSON.stringify writes once (the host decodes such a map) */
+    if (tc_utf8_check(v->s, (uint32_t)v->u) != (uint32_t)v->u) return 0;
     return tc_key_insert(j, f, v->s, (uint32_t)v->u, off, nkeys, cbor);
 }
 
@@ -471,12 +485,11 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
                 /* members whose value is undefined are left out, as JSON.stringify does (a
                  * string's chunks are written first, to find the value, and undone with it) */
                 const uint64_t key_at = o->flushed + o->len; /* (flushing moves bytes, not this) */
-                bool skip = false;
+                uint32_t skip = 0;
                 if (v.kind == K_STR_CHUNKS) {
                     if (!tc_cb_chunks_json(j, v.start)) return 0;
                     skip = tc_peek_undef(j, cbor);
-                } else if (tc_peek_undef(j, cbor)) {
-                    skip = true;
+                } else if ((skip = tc_peek_undef(j, cbor)) != 0) {
                 } else if (v.kind == K_STR) {
                     if (!tc_room64(o, 6 * (uint64_t)(uint32_t)v.u + 2 + 2)) return 0;
                     tc_json_str(o, v.s, (uint32_t)v.u);
@@ -492,7 +505,7 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
                     /* undo the key, and the separator and indentation written before it */
                     uint32_t undo = (uint32_t)(o->flushed + o->len - key_at) + (f->done ? 1 : 0) + (j->indent ? 1 + depth * j->indent : 0);
                     o->len -= undo;
-                    j->pos += cbor ? 1 : 3;
+                    j->pos += skip;
                     f->rem--;
                     f->skipped++;
                     continue;

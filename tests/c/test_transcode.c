@@ -183,6 +183,12 @@ int main(void) {
     to_json(WP_FMT_MSGPACK, "a6 22 5c 0a 01 7f e9", "\"\\\"\\\\\\n\\u0001\x7f\xef\xbf\xbd\"", 0);
     to_json(WP_FMT_MSGPACK, "82 a1 61 d4 00 00 a1 62 92 d4 00 00 01", "{\"b\":[null,1]}", 0);
     to_json(WP_FMT_MSGPACK, "82 a1 61 01 a1 62 d4 00 00", "{\"a\":1}", 0);
+    /* extension type 0 of any size is undefined, as decode() reads it (msgpackr's rule) */
+    to_json(WP_FMT_MSGPACK, "84 a1 61 01 a1 62 d4 00 e4 a1 63 c7 00 00 a1 64 c8 00 02 00 aa bb", "{\"a\":1}", 0);
+    to_json(WP_FMT_MSGPACK, "94 d5 00 01 02 d8 00 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f c9 00 00 00 01 00 ff 01", "[null,null,null,1]", 0);
+    err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "c7 02 00 aa bb", 1, WP_ERR_NON_JSON, 0);
+    err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "82 a1 61 01 a1 62 c7 02 00 aa", 1, WP_ERR_TRUNCATED, 6);
+    err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "92 d4 01 00 01", 1, WP_ERR_NON_JSON, 1);
     /* left-out members under indentation: the undone separator and indent never reach a sink */
     to_json(WP_FMT_MSGPACK, "83 a1 61 01 a1 62 d4 00 00 a1 63 81 a1 64 d4 00 00", "{\n  \"a\": 1,\n  \"c\": {}\n}", 2);
     to_json(WP_FMT_MSGPACK, "82 01 02 c3 c0", "{\"1\":2,\"true\":null}", 0);
@@ -211,6 +217,12 @@ int main(void) {
     to_json(WP_FMT_MSGPACK, "82 d3 ff ff ff ff ff ff ff fb 01 c3 02", "{\"-5\":1,\"true\":2}", 0);
     err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "83 d3 ff ff ff ff ff ff ff fb 01 c3 02 a4 74 72 75 65 03", 1, WP_ERR_KEY_ORDER, 13);
     to_json_flags(WP_FMT_CBOR, "a2 33 01 33 02", "{\"-20\":1,\"-20\":2}", WP_TC_WIRE_ORDER, 0);
+    /* keys of ill-formed UTF-8 decode to U+FFFD: unequal bytes, one property (9f and c9 alone, 7f
+     * 61 80 against 7f 61 ef bf bd): the host decodes the map; well-formed non-ASCII keys do not */
+    err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "82 a1 9f 01 a1 c9 02", 1, WP_ERR_KEY_ORDER, 1);
+    err_case(WP_FMT_CBOR, WP_FMT_JSON, "a2 61 ff 18 ff 61 da 01", 1, WP_ERR_KEY_ORDER, 1);
+    err_case(WP_FMT_MSGPACK, WP_FMT_JSON, "81 a2 61 80 01", 1, WP_ERR_KEY_ORDER, 1);
+    to_json(WP_FMT_MSGPACK, "82 a2 c3 a9 01 a3 e6 97 a5 02", "{\"\xc3\xa9\":1,\"\xe6\x97\xa5\":2}", 0);
     {
         /* a map of 40 distinct keys (hashed table) and one with a duplicate at the end */
         tu_case("key table: 40 keys, then a duplicate");
