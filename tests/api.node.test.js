@@ -3,7 +3,9 @@ import { describe, test, expect } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pack, unpack, unpackMultiple, init, initSync, Packr, Unpackr } from 'wirepack';
-import { inspect } from 'node:util';
+import { inspect, isDeepStrictEqual } from 'node:util';
+import assert from 'node:assert';
+import { encode as cborEncode, decode as cborDecode, Encoder as CborEncoder } from 'wirepack/cbor';
 import { encode as mpEncode } from '@msgpack/msgpack';
 import { canon } from './helpers/canon.js';
 
@@ -21,6 +23,11 @@ describe('Buffers', () => {
     expect(b instanceof Buffer && b instanceof Uint8Array, what).toBe(true);
     expect(b.constructor, what).toBe(Buffer);
     expect(Object.prototype.isPrototypeOf.call(Buffer.prototype, b), what).toBe(true);
+    // Buffer.prototype itself (Node's FastBuffer), not a subclass of it: node:assert and
+    // util.isDeepStrictEqual compare prototypes, and users compare results with Buffer.from
+    expect(Object.getPrototypeOf(b) === Buffer.prototype, what).toBe(true);
+    expect(isDeepStrictEqual(b, Buffer.from(hexWant, 'hex')), what).toBe(true);
+    assert.deepStrictEqual({ b }, { b: Buffer.from(hexWant, 'hex') }, what);
     expect(b.toString('hex'), what).toBe(hexWant);
     expect(inspect(b).startsWith('<Buffer'), what).toBe(true);
     expect(b.equals(Buffer.from(hexWant, 'hex')), what).toBe(true);
@@ -36,6 +43,22 @@ describe('Buffers', () => {
       const v = 'y'.repeat(n);
       isNodeBuffer(pack(v), Buffer.from(mpEncode(v)).toString('hex'), `${n} characters`);
     }
+  });
+  test('CBOR results and decoded byte strings are Buffers in every respect', () => {
+    for (const n of [0, 1, 31, 100, 1021, 1100, 5000]) {
+      const v = 'y'.repeat(n);
+      isNodeBuffer(cborEncode(v), Buffer.from(new CborEncoder({ float64: true }).encode(v)).toString('hex'), `CBOR ${n} characters`);
+    }
+    // definite, indefinite (its chunks joined) and copied byte strings
+    isNodeBuffer(cborDecode(Buffer.from('43010203', 'hex')), '010203', 'CBOR byte string');
+    isNodeBuffer(cborDecode(Buffer.from('5f4101420203ff', 'hex')), '010203', 'CBOR indefinite byte string');
+    isNodeBuffer(cborDecode(Buffer.from('5fff', 'hex')), '', 'CBOR empty indefinite byte string');
+    isNodeBuffer(cborDecode(Buffer.from('40', 'hex')), '', 'CBOR empty byte string');
+    // a round trip compares equal to its input by node:assert, as msgpackr's and cbor-x's do
+    const value = { b: Buffer.from([1, 2, 3]), list: [Buffer.alloc(0), Buffer.from('x'.repeat(2000))] };
+    assert.deepStrictEqual(unpack(pack(value)), value);
+    assert.deepStrictEqual(cborDecode(cborEncode(value)), value);
+    assert.deepStrictEqual(new Packr({ useRecords: false, copyBuffers: true }).unpack(pack(value)), value);
   });
   test('decoded bins are Buffers in every respect, from Buffer and Uint8Array input', () => {
     const bin = Buffer.from('c403010203', 'hex');

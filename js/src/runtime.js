@@ -33,11 +33,15 @@ import { HOLE_INPUT_MIN, HOLE_MIN, findHoles } from './holes.js';
 const NodeBuffer = /** @type {typeof Buffer | undefined} */ (globalThis.Buffer);
 
 /**
- * In Node, a Buffer over (arrayBuffer, byteOffset, length) made the way Node makes its own: a
- * Uint8Array subclass whose prototype is Buffer.prototype (and whose `constructor` is Buffer), so
- * that Buffer.isBuffer, instanceof, every Buffer method, subarray and slice treat it as one.
- * Buffer.from(arrayBuffer, ...) checks its arguments in JS first and costs twice as much, and a
- * Buffer's subarray (species lookup) and its buffer and byteOffset getters cost more still.
+ * In Node, a Buffer over (arrayBuffer, byteOffset, length) made as Node makes its own: by Node's
+ * FastBuffer, the Uint8Array subclass whose prototype is Buffer.prototype, which
+ * Buffer[Symbol.species] gives (Node 18 to 24, Deno); in Bun, whose species is Buffer itself, by
+ * Buffer. Buffer.from(arrayBuffer, ...) checks its arguments in JS first and costs twice as much,
+ * and a Buffer's subarray (species lookup) and its buffer and byteOffset getters cost more still.
+ * Elsewhere, a subclass of our own whose prototype inherits from Buffer.prototype: Buffer.isBuffer,
+ * instanceof and every method take it for a Buffer, but node:assert's deepStrictEqual and
+ * util.isDeepStrictEqual, which compare prototypes, tell it from a Buffer of the same bytes (as
+ * they did in Node, where results were made so until December 2026; msgpackr's are Buffers).
  * (Typed as a Uint8Array maker: the declarations must not need Node's types.)
  * @type {(new (buffer: ArrayBufferLike, byteOffset: number, length: number) => Uint8Array) | null}
  */
@@ -45,10 +49,24 @@ export const BufferView = NodeBuffer ? bufferView(NodeBuffer) : null;
 
 /** @param {{ prototype: object }} B Node's Buffer */
 function bufferView(B) {
+  const species = /** @type {any} */ (B)[Symbol.species];
+  // Node's FastBuffer; in Bun, Buffer itself (whose constructor makes such views without Node's
+  // deprecation warning, which Node's species spares us)
+  if (typeof species === 'function' && species.prototype === B.prototype && (species !== B || isBun())) {
+    try {
+      if (Object.getPrototypeOf(new species(new ArrayBuffer(1), 0, 1)) === B.prototype) return species;
+    } catch {
+      // (not a typed array maker after all: the subclass below)
+    }
+  }
   class BufferView extends Uint8Array {}
   Object.setPrototypeOf(BufferView.prototype, B.prototype);
   Object.defineProperty(BufferView.prototype, 'constructor', { value: B, writable: true, configurable: true });
   return /** @type {any} */ (BufferView);
+}
+
+function isBun() {
+  return typeof process === 'object' && process !== null && typeof process.versions?.bun === 'string';
 }
 
 /**

@@ -105,8 +105,9 @@ function checkResult(r) {
       throw new Error(`${name} bytes differ from Node ESM's at byte ${at}: node ${a.slice(2 * at - 16, 2 * at + 24)}, here ${b.slice(2 * at - 16, 2 * at + 24)}`);
     }
   }
-  // (Float16Array: checked against fixed bytes where the runtime has it, check.mjs float16Check)
-  return `msgpack ${r.msgpackHex.length / 2} B and cbor ${r.cborHex.length / 2} B round trips, transcode${r.float16 ? ', Float16Array' : ''}`;
+  // (Float16Array: checked against fixed bytes where the runtime has it, check.mjs float16Check;
+  // Buffers where the runtime has a global Buffer, bufferCheck)
+  return `msgpack ${r.msgpackHex.length / 2} B and cbor ${r.cborHex.length / 2} B round trips, transcode${r.float16 ? ', Float16Array' : ''}${r.buffers ? ', Buffers' : ''}`;
 }
 
 function freePort() {

@@ -135,7 +135,30 @@ export function roundTrip(msgpack, cbor, tc) {
   if (tc) problems.push(...transcodeCheck(tc, msgpack, cbor));
   const float16 = typeof Float16Array === 'function';
   if (float16) problems.push(...float16Check(msgpack, cbor));
-  return { ok: problems.length === 0, problems, msgpackHex, cborHex, transcode: !!tc, float16 };
+  const buffers = typeof (/** @type {any} */ (globalThis).Buffer) === 'function';
+  if (buffers) problems.push(...bufferCheck(msgpack, cbor));
+  return { ok: problems.length === 0, problems, msgpackHex, cborHex, transcode: !!tc, float16, buffers };
+}
+
+/**
+ * Where the runtime has a global Buffer (Node, Deno, Bun): results and decoded binaries are
+ * Buffers whose prototype is Buffer.prototype itself, as the runtime's own are, so that
+ * node:assert's deepStrictEqual finds a round trip equal to its input (msgpackr's are).
+ * @param {{pack: Function, unpack: Function}} msgpack @param {{encode: Function, decode: Function}} cbor
+ * @returns {string[]} problems
+ */
+export function bufferCheck(msgpack, cbor) {
+  const B = /** @type {any} */ (globalThis).Buffer;
+  const problems = [];
+  const bin = B.from([1, 2, 3]);
+  const made = {
+    'pack()': msgpack.pack(1), 'encode()': cbor.encode(1),
+    'a decoded bin': msgpack.unpack(msgpack.pack(bin)), 'a decoded byte string': cbor.decode(cbor.encode(bin)),
+  };
+  for (const [what, b] of Object.entries(made)) {
+    if (Object.getPrototypeOf(b) !== B.prototype) problems.push(`${what}: its prototype is not Buffer.prototype`);
+  }
+  return problems;
 }
 
 /**
