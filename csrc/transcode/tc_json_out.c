@@ -212,9 +212,9 @@ WP_INLINE int tc_write_scalar(tc_job *j, tc_val *v) {
 /* The size of the value at j->pos when it is undefined, else 0 (peek, for members to leave out).
  * MessagePack: extension type 0 of any size, whole in the input (decode() reads it as undefined). */
 WP_INLINE uint32_t tc_peek_undef(tc_job *j, int cbor) {
-    uint32_t p = j->pos, avail = j->len - p;
+    uint32_t p = j->pos;
     if (p >= j->len) return 0;
-    uint32_t b = j->in[p];
+    uint32_t b = j->in[p], avail = j->len - p;
     if (cbor) return b == 0xf7;
     if (b >= 0xd4 && b <= 0xd8) {
         uint32_t size = 2 + (1u << (b - 0xd4));
@@ -485,20 +485,21 @@ WP_INLINE int tc_bin_to_json_impl(tc_job *j, int cbor) {
                 /* members whose value is undefined are left out, as JSON.stringify does (a
                  * string's chunks are written first, to find the value, and undone with it) */
                 const uint64_t key_at = o->flushed + o->len; /* (flushing moves bytes, not this) */
-                uint32_t skip = 0;
+                uint32_t skip; /* the undefined value's size, or 0 */
                 if (v.kind == K_STR_CHUNKS) {
                     if (!tc_cb_chunks_json(j, v.start)) return 0;
                     skip = tc_peek_undef(j, cbor);
-                } else if ((skip = tc_peek_undef(j, cbor)) != 0) {
-                } else if (v.kind == K_STR) {
-                    if (!tc_room64(o, 6 * (uint64_t)(uint32_t)v.u + 2 + 2)) return 0;
-                    tc_json_str(o, v.s, (uint32_t)v.u);
-                } else {
-                    /* a number, boolean, null or undefined key: its property name, quoted */
-                    if (!tc_room(o, 34)) return 0;
-                    tc_put(o, '"');
-                    o->len += tc_scalar_name(&v, (char *)o->p + o->len); /* (K_NIL..K_F64: named) */
-                    tc_put(o, '"');
+                } else if ((skip = tc_peek_undef(j, cbor)) == 0) {
+                    if (v.kind == K_STR) {
+                        if (!tc_room64(o, 6 * (uint64_t)(uint32_t)v.u + 2 + 2)) return 0;
+                        tc_json_str(o, v.s, (uint32_t)v.u);
+                    } else {
+                        /* a number, boolean, null or undefined key: its property name, quoted */
+                        if (!tc_room(o, 34)) return 0;
+                        tc_put(o, '"');
+                        o->len += tc_scalar_name(&v, (char *)o->p + o->len); /* (K_NIL..K_F64: named) */
+                        tc_put(o, '"');
+                    }
                 }
                 if (skip) {
                     f->done -= 1;
