@@ -13,12 +13,14 @@
 //     keep the text's key order (no duplicate or integer-like keys), validate accepts it, and back
 //     to JSON it is JSON.stringify of the value;
 //   - rejected: a DecodeError with a code and an offset inside the input's UTF-8, the same for
-//     both output formats and from validate, `incomplete` exactly for TRUNCATED.
+//     both output formats and from validate, `incomplete` exactly for TRUNCATED;
+//   - two accepted texts, a line each, read with `multiple` (NDJSON): their two values.
 // Binary input: messages wirepack, msgpackr and cbor-x wrote (fixtures, generated values with
 // 64-bit integers, binary, undefined, Dates; CBOR with indefinite lengths too), mutated as the
 // decoder fuzz mutates them (tests/helpers/diff.js).
 //   - JSON output that succeeds is JSON.stringify(decode(x)) (BigInts as their digits), and
-//     decode(x) succeeds;
+//     decode(x) succeeds; with random output options too (indent, several values a line each,
+//     bytes), against JSON.stringify(v, null, indent) of each decoded value;
 //   - where decode(x) gives only JSON values, JSON output succeeds, or fails with NON_JSON at the
 //     head of a binary, extension, tag or simple value, or of a key that is an array or map (judged
 //     on the wire: a member a later duplicate key replaces counts too);
@@ -38,10 +40,10 @@ import { describe, test, expect } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
 import * as msgpackr from 'msgpackr';
 import * as cborx from 'cbor-x';
-import { pack, unpack } from 'wirepack';
-import { encode as cborEncode, decode as cborDecode, Encoder as CborEncoder } from 'wirepack/cbor';
+import { pack, unpack, unpackMultiple } from 'wirepack';
+import { encode as cborEncode, decode as cborDecode, decodeMultiple as cborDecodeMultiple, Encoder as CborEncoder } from 'wirepack/cbor';
 import { transcode, validate } from './helpers/transcode.js';
-import { rng, hex } from './helpers/bytes.js';
+import { rng, hex, concat } from './helpers/bytes.js';
 import { mutate } from './helpers/diff.js';
 import small from '../bench/fixtures/sample-small.json?raw';
 import medium from '../bench/fixtures/sample-medium.json?raw';
@@ -219,6 +221,16 @@ function fuzzJson() {
       const back = attempt(() => transcode(b, { from, to: 'json' }));
       if (back.ok ? back.v !== want : want !== undefined) add(`${from} back to JSON is not JSON.stringify`, [sig(back), want]);
     }
+    // several texts, a line each (NDJSON), where JSON.parse accepts each: their values in turn
+    if (rand() < 0.2) {
+      const more = next();
+      const second = attempt(() => JSON.parse(more.toWellFormed()));
+      if (second.ok) {
+        const lines = text + '\n' + more;
+        const many = attempt(() => unpackMultiple(/** @type {Uint8Array} */ (transcode(lines, { from: 'json', to: 'msgpack', multiple: true }))));
+        if (!many.ok || !isDeepStrictEqual(many.v, [wellFormed(ref.v, false), wellFormed(second.v, false)])) failures.add('NDJSON values', JSON.stringify(lines), sig(many));
+      }
+    }
   }
   return { counts, failures };
 }
@@ -259,8 +271,8 @@ function binaryCorpus(format) {
 
 const BIG = '\u0000big:';
 /** JSON.stringify with BigInts as their digits (as transcode writes 64-bit integers). */
-function stringify(/** @type {unknown} */ v) {
-  const s = JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? BIG + x + BIG : x));
+function stringify(/** @type {unknown} */ v, /** @type {number} */ indent = 0) {
+  const s = JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? BIG + x + BIG : x), indent || undefined);
   return s === undefined ? s : s.replace(/"\\u0000big:(-?\d+)\\u0000big:"/g, '$1');
 }
 /** Only values JSON has (and BigInts; undefined below the top)? */
@@ -301,6 +313,7 @@ function fuzzBinary(format) {
   const rand = rng(SEED ^ (format === 'msgpack' ? 0x1357 : 0x2468));
   const corpus = binaryCorpus(format);
   const decode = format === 'msgpack' ? unpack : cborDecode;
+  const decodeMultiple = format === 'msgpack' ? unpackMultiple : cborDecodeMultiple;
   const other = format === 'msgpack' ? 'cbor' : 'msgpack';
   const decodeOther = format === 'msgpack' ? cborDecode : unpack;
   const failures = new Failures();
@@ -311,6 +324,23 @@ function fuzzBinary(format) {
     const add = (/** @type {string} */ kind, /** @type {unknown} */ detail) => failures.add(kind, hex(bytes), detail);
     const d = attempt(() => decode(bytes));
     const j = attempt(() => /** @type {string} */ (transcode(bytes, { from: format, to: 'json' })));
+    // the output options: indentation, several values (one a line), bytes instead of a string
+    const indent = Math.floor(rand() * 4) === 0 ? Math.floor(rand() * 11) : 0;
+    const several = rand() < 0.25;
+    const input = several ? concat(bytes, corpus[Math.floor(rand() * corpus.length)]) : bytes;
+    const ds = attempt(() => (several ? decodeMultiple(input) : [decode(input)]));
+    const js = attempt(() => transcode(input, { from: format, to: 'json', indent, multiple: several, as: rand() < 0.5 ? 'bytes' : 'string' }));
+    const addWith = (/** @type {string} */ kind, /** @type {unknown} */ detail) => failures.add(kind, hex(input), detail);
+    if (js.ok && ds.ok) {
+      const text = typeof js.v === 'string' ? js.v : new TextDecoder().decode(js.v);
+      const want = ds.v.map((x) => stringify(x, indent) + (several ? '\n' : '')).join('');
+      if (text !== want) addWith('JSON with options is not JSON.stringify(decode(x), null, indent)', [indent, several, text.slice(0, 200), want.slice(0, 200)]);
+    } else if (js.ok) addWith('JSON with options written where decode() throws', [indent, several, sig(ds)]);
+    else if (!ds.ok) {
+      // (both refuse; one value alone fails as above)
+    } else if (ds.v.every((x) => jsonOnly(x)) && !(js.e.code === 'NON_JSON' && nonJsonHead(format, input[js.e.offset]))) {
+      addWith('no JSON with options for values JSON has', [indent, several, sig(js)]);
+    }
     const o = attempt(() => /** @type {Uint8Array} */ (transcode(bytes, { from: format, to: other })));
     const val = validate(bytes, { format });
     if (d.ok) counts.decoded++;
