@@ -278,14 +278,18 @@ WP_INLINE bool tc_key_named(const tc_job *j, uint32_t off, int cbor, const uint8
 /* A key hash from the length and every byte (equal hashes are confirmed by comparing the
  * bytes). Long keys' middles count too: hashed from their ends alone, keys that differed only
  * there all hashed alike, and a map of them made the duplicate check quadratic (20,000 such keys,
- * 560 KB: 47 s to JSON). */
-WP_INLINE uint32_t tc_key_hash(const uint8_t *s, uint32_t n) {
-    uint64_t a, b;
+ * 560 KB: 47 s to JSON). Every byte is read, so *high gets the high bits of all of them (nonzero:
+ * the key is not ASCII) at no further cost. */
+WP_INLINE uint32_t tc_key_hash(const uint8_t *s, uint32_t n, uint64_t *high) {
+    uint64_t a, b, any;
     if (n >= 8) {
         a = wp_load_u64(s);
         b = wp_load_u64(s + n - 8);
+        any = a | b;
         for (uint32_t i = 8; i + 8 < n; i += 8) {
-            a = (a ^ wp_load_u64(s + i)) * 0xff51afd7ed558ccdull;
+            uint64_t w = wp_load_u64(s + i);
+            any |= w;
+            a = (a ^ w) * 0xff51afd7ed558ccdull;
             a ^= a >> 29;
         }
     }
@@ -294,7 +298,9 @@ WP_INLINE uint32_t tc_key_hash(const uint8_t *s, uint32_t n) {
         __builtin_memcpy(&x, s, 4);
         __builtin_memcpy(&y, s + n - 4, 4);
         a = x; b = y;
-    } else { a = n ? (uint64_t)s[0] | ((uint64_t)s[n / 2] << 8) | ((uint64_t)s[n - 1] << 16) : 0; b = 0; }
+        any = a | b;
+    } else { a = n ? (uint64_t)s[0] | ((uint64_t)s[n / 2] << 8) | ((uint64_t)s[n - 1] << 16) : 0; b = 0; any = a; }
+    *high = any & 0x8080808080808080ull;
     uint64_t h = ((a * 0x9E3779B97F4A7C15ull) ^ b ^ n) * 0xC2B2AE3D27D4EB4Full;
     return (uint32_t)(h >> 32);
 }
@@ -322,7 +328,7 @@ WP_INLINE bool tc_index_key(const uint8_t *s, uint32_t n, uint32_t *idx1) {
 
 #ifdef WP_TEST_COUNTERS
 uint32_t wp_test_tc_key_compares; /* most keys one insert compared bytes with */
-uint32_t wp_test_tc_key_hash(const uint8_t *s, uint32_t n) { return tc_key_hash(s, n); }
+uint32_t wp_test_tc_key_hash(const uint8_t *s, uint32_t n) { uint64_t high; return tc_key_hash(s, n, &high); }
 #define TC_TEST_COMPARED(k) (wp_test_tc_key_compares = (k) > wp_test_tc_key_compares ? (k) : wp_test_tc_key_compares)
 #else
 #define TC_TEST_COMPARED(k) ((void)0)
@@ -357,7 +363,12 @@ WP_INLINE void tc_keys_open(tc_job *j, tc_frame *f, uint32_t n) {
 WP_INLINE int tc_key_insert(tc_job *j, tc_frame *f, const uint8_t *ks, uint32_t n, uint32_t off, uint32_t nkeys, int cbor) {
     if (f->kcap == 0xFFFFFFFFu) return 0;
     uint32_t *t = j->fix + f->kbase;
-    uint32_t hash = tc_key_hash(ks, n);
+    uint64_t high;
+    uint32_t hash = tc_key_hash(ks, n, &high);
+    /* ill-formed UTF-8 decodes to U+FFFD: keys unequal in bytes can name one property, which
+     * JSON.stringify writes once (the host decodes such a map); only keys that are not ASCII
+     * are checked */
+    if (high && tc_utf8_check(ks, n) != n) return 0;
     if (!(f->kind & TC_HASHED)) {
         if (nkeys >= f->kcap) return 0; /* indefinite map past its linear table */
         /* a 64-bit filter of the hashes seen: most keys skip the comparisons */
@@ -420,9 +431,6 @@ WP_INLINE int tc_key_check(tc_job *j, tc_frame *f, const tc_val *v, uint32_t off
     }
     f->kind |= TC_NONIDX;
     if (v->kind != K_STR) return tc_key_other(j, f, v, off, nkeys, cbor);
-    /* ill-formed UTF-8 decodes to U+FFFD: keys unequal in bytes can name one property, which
-     * JSON.stringify writes once (the host decodes such a map) */
-    if (tc_utf8_check(v->s, (uint32_t)v->u) != (uint32_t)v->u) return 0;
     return tc_key_insert(j, f, v->s, (uint32_t)v->u, off, nkeys, cbor);
 }
 
