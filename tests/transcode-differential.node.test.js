@@ -324,23 +324,6 @@ function fuzzBinary(format) {
     const add = (/** @type {string} */ kind, /** @type {unknown} */ detail) => failures.add(kind, hex(bytes), detail);
     const d = attempt(() => decode(bytes));
     const j = attempt(() => /** @type {string} */ (transcode(bytes, { from: format, to: 'json' })));
-    // the output options: indentation, several values (one a line), bytes instead of a string
-    const indent = Math.floor(rand() * 4) === 0 ? Math.floor(rand() * 11) : 0;
-    const several = rand() < 0.25;
-    const input = several ? concat(bytes, corpus[Math.floor(rand() * corpus.length)]) : bytes;
-    const ds = attempt(() => (several ? decodeMultiple(input) : [decode(input)]));
-    const js = attempt(() => transcode(input, { from: format, to: 'json', indent, multiple: several, as: rand() < 0.5 ? 'bytes' : 'string' }));
-    const addWith = (/** @type {string} */ kind, /** @type {unknown} */ detail) => failures.add(kind, hex(input), detail);
-    if (js.ok && ds.ok) {
-      const text = typeof js.v === 'string' ? js.v : new TextDecoder().decode(js.v);
-      const want = ds.v.map((x) => stringify(x, indent) + (several ? '\n' : '')).join('');
-      if (text !== want) addWith('JSON with options is not JSON.stringify(decode(x), null, indent)', [indent, several, text.slice(0, 200), want.slice(0, 200)]);
-    } else if (js.ok) addWith('JSON with options written where decode() throws', [indent, several, sig(ds)]);
-    else if (!ds.ok) {
-      // (both refuse; one value alone fails as above)
-    } else if (ds.v.every((x) => jsonOnly(x)) && !(js.e.code === 'NON_JSON' && nonJsonHead(format, input[js.e.offset]))) {
-      addWith('no JSON with options for values JSON has', [indent, several, sig(js)]);
-    }
     const o = attempt(() => /** @type {Uint8Array} */ (transcode(bytes, { from: format, to: other })));
     const val = validate(bytes, { format });
     if (d.ok) counts.decoded++;
@@ -367,6 +350,23 @@ function fuzzBinary(format) {
     const extension = !o.ok && o.e.code === 'UNMAPPABLE';
     if (d.ok && !val.valid && !['BAD_UTF8', 'BAD_TIMESTAMP'].includes(val.error.code) && !extension) add('decodes but does not validate', sig({ ok: false, e: val.error }));
     if (!d.ok && val.valid && !extension && !MEANING.includes(d.e.code)) add('validates but does not decode', sig(d));
+    // the output options: indentation, several values (one a line), bytes instead of a string
+    const indent = Math.floor(rand() * 4) === 0 ? Math.floor(rand() * 11) : 0;
+    const several = rand() < 0.25;
+    const input = several ? concat(bytes, corpus[Math.floor(rand() * corpus.length)]) : bytes;
+    const ds = attempt(() => (several ? decodeMultiple(input) : [decode(input)]));
+    const js = attempt(() => transcode(input, { from: format, to: 'json', indent, multiple: several, as: rand() < 0.5 ? 'bytes' : 'string' }));
+    const addWith = (/** @type {string} */ kind, /** @type {unknown} */ detail) => failures.add(kind, hex(input), detail);
+    if (js.ok && ds.ok) {
+      const text = typeof js.v === 'string' ? js.v : new TextDecoder().decode(js.v);
+      const want = ds.v.map((x) => stringify(x, indent) + (several ? '\n' : '')).join('');
+      if (text !== want) addWith('JSON with options is not JSON.stringify(decode(x), null, indent)', [indent, several, text.slice(0, 200), want.slice(0, 200)]);
+    } else if (js.ok) addWith('JSON with options written where decode() throws', [indent, several, sig(ds)]);
+    else if (!ds.ok) {
+      // (both refuse; one value alone fails as above)
+    } else if (ds.v.every((x) => jsonOnly(x)) && !(js.e.code === 'NON_JSON' && nonJsonHead(format, input[js.e.offset]))) {
+      addWith('no JSON with options for values JSON has', [indent, several, sig(js)]);
+    }
   }
   return { counts, failures };
 }
