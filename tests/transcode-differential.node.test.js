@@ -26,6 +26,8 @@
 //     on the wire: a member a later duplicate key replaces counts too);
 //   - MessagePack <-> CBOR that succeeds decodes to decode(x)'s value (-0 as 0 in MessagePack, as
 //     pack() writes it), and decode(x) succeeds;
+//   - find of a random path of decode(x)'s value (or one past it) gives the value there, where no
+//     map on the way has two keys of one property name (find takes the first, decoding the last);
 //   - validate agrees with that conversion (error and offset) where well-formedness decides (not
 //     UNMAPPABLE, and not ill-formed UTF-8, which validate alone refuses), and what decode(x) reads
 //     validates, unless it is ill-formed UTF-8, a malformed timestamp or an extension (msgpackr's
@@ -40,9 +42,9 @@ import { describe, test, expect } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
 import * as msgpackr from 'msgpackr';
 import * as cborx from 'cbor-x';
-import { pack, unpack, unpackMultiple } from 'wirepack';
-import { encode as cborEncode, decode as cborDecode, decodeMultiple as cborDecodeMultiple, Encoder as CborEncoder } from 'wirepack/cbor';
-import { transcode, validate } from './helpers/transcode.js';
+import { pack, unpack, unpackMultiple, Unpackr } from 'wirepack';
+import { encode as cborEncode, decode as cborDecode, decodeMultiple as cborDecodeMultiple, Encoder as CborEncoder, Decoder as CborDecoder } from 'wirepack/cbor';
+import { transcode, validate, find } from './helpers/transcode.js';
 import { rng, hex, concat } from './helpers/bytes.js';
 import { mutate } from './helpers/diff.js';
 import small from '../bench/fixtures/sample-small.json?raw';
@@ -305,6 +307,47 @@ function noNegativeZero(/** @type {any} */ v) {
   }
   return v;
 }
+/** Decoders that keep maps as Maps with their keys' own types (to count a map's distinct keys). */
+const TYPED = { msgpack: new Unpackr({ mapsAsObjects: false, useRecords: false }), cbor: new CborDecoder({ mapsAsObjects: false, useRecords: false }) };
+/** A map's entry count from its head (MessagePack; CBOR definite), or -1 (CBOR indefinite). */
+function mapCount(/** @type {'msgpack' | 'cbor'} */ format, /** @type {Uint8Array} */ b) {
+  const h = b[0];
+  const be = (/** @type {number} */ n) => { let x = 0; for (let i = 1; i <= n; i++) x = x * 256 + b[i]; return x; };
+  if (format === 'msgpack') return h <= 0x8f ? h & 15 : h === 0xde ? be(2) : be(4);
+  const ai = h & 31;
+  return ai < 24 ? ai : ai === 31 ? -1 : be(1 << (ai - 24));
+}
+/**
+ * A path into v (property names and array indices, through plain objects and arrays), the value
+ * there, and whether a map on the way has two keys of one property name (where find takes the
+ * first and decoding keeps the last, as README says), told from the map's wire count.
+ * @param {'msgpack' | 'cbor'} format @param {Uint8Array} bytes @param {unknown} v @param {() => number} rand
+ */
+function randomPath(format, bytes, v, rand) {
+  /** @type {(string | number)[]} */
+  const path = [];
+  let cur = v;
+  while (cur !== null && typeof cur === 'object' && rand() < 0.8) {
+    const isArray = Array.isArray(cur);
+    if (!isArray && Object.getPrototypeOf(cur) !== Object.prototype) break;
+    const o = /** @type {Record<string, unknown>} */ (cur);
+    const keys = Object.keys(o);
+    if (keys.length === 0) break;
+    if (!isArray) {
+      const range = /** @type {[number, number]} */ (find(bytes, path, { format, range: true }));
+      const map = bytes.subarray(range[0], range[1]);
+      const typed = /** @type {Map<unknown, unknown>} */ (TYPED[format].decode(map));
+      const names = new Set([...typed.keys()].map((k) => String(k)));
+      // (past such a map find's path leads elsewhere than decoding's: the walk stops there)
+      if (mapCount(format, map) !== names.size) return { path, value: cur, duplicate: true };
+    }
+    const k = keys[Math.floor(rand() * keys.length)];
+    if (rand() < 0.05) { path.push(isArray ? keys.length : 'absent'); return { path, value: undefined, duplicate: false }; }
+    path.push(isArray ? Number(k) : k);
+    cur = o[k];
+  }
+  return { path, value: cur, duplicate: false };
+}
 /** Ways decoding refuses what is well-formed MessagePack or CBOR (what extensions and tags mean). */
 const MEANING = ['BAD_TIMESTAMP', 'BAD_RECORD', 'UNKNOWN_RECORD', 'BAD_BUNDLE', 'BAD_EXTENSION', 'BAD_REFERENCE', 'BAD_TAG'];
 
@@ -317,7 +360,7 @@ function fuzzBinary(format) {
   const other = format === 'msgpack' ? 'cbor' : 'msgpack';
   const decodeOther = format === 'msgpack' ? cborDecode : unpack;
   const failures = new Failures();
-  const counts = { decoded: 0, json: 0, [other]: 0 };
+  const counts = { decoded: 0, json: 0, [other]: 0, find: 0 };
   for (let it = 0; it < ITERATIONS; it++) {
     const src = corpus[Math.floor(rand() * corpus.length)];
     const bytes = rand() < 0.05 ? src : Uint8Array.from(mutate(src, rand, format, corpus).bytes);
@@ -350,6 +393,14 @@ function fuzzBinary(format) {
     const extension = !o.ok && o.e.code === 'UNMAPPABLE';
     if (d.ok && !val.valid && !['BAD_UTF8', 'BAD_TIMESTAMP'].includes(val.error.code) && !extension) add('decodes but does not validate', sig({ ok: false, e: val.error }));
     if (!d.ok && val.valid && !extension && !MEANING.includes(d.e.code)) add('validates but does not decode', sig(d));
+    // find: the value at a path of the decoded value (messages with no extension or tag)
+    if (d.ok && o.ok) {
+      const { path, value, duplicate } = randomPath(format, bytes, d.v, rand);
+      const found = attempt(() => find(bytes, path, { format }));
+      counts.find++;
+      if (!found.ok) add('find throws', [path, sig(found)]);
+      else if (!duplicate && !isDeepStrictEqual(found.v, value)) add('find is not the decoded value at its path', [path, String(found.v), String(value)]);
+    }
     // the output options: indentation, several values (one a line), bytes instead of a string
     const indent = Math.floor(rand() * 4) === 0 ? Math.floor(rand() * 11) : 0;
     const several = rand() < 0.25;
