@@ -138,19 +138,27 @@ function jsonTexts(rand) {
   };
 }
 
-/** JSON.parse's value as the encoders see it: strings well-formed (lone surrogates U+FFFD). */
-function wellFormed(/** @type {any} */ v, negZero = true) {
-  if (typeof v === 'string') return v.toWellFormed();
-  if (typeof v === 'number') return negZero || !Object.is(v, -0) ? v : 0;
-  if (Array.isArray(v)) return v.map((x) => wellFormed(x, negZero));
-  if (v !== null && typeof v === 'object') {
-    /** @type {Record<string, unknown>} */
-    const o = {};
-    for (const k of Object.keys(v)) Object.defineProperty(o, k.toWellFormed(), { value: wellFormed(v[k], negZero), enumerable: true, writable: true, configurable: true });
+/**
+ * v with leaf() applied to every value that is no array, Map or plain object, and to every
+ * property name (the containers copied; a `__proto__` key stays an own property).
+ * @param {any} v @param {(x: any) => any} leaf @returns {any}
+ */
+function mapLeaves(v, leaf) {
+  if (Array.isArray(v)) return v.map((x) => mapLeaves(x, leaf));
+  if (v instanceof Map) return new Map([...v].map(([k, x]) => [mapLeaves(k, leaf), mapLeaves(x, leaf)]));
+  if (v !== null && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v))) {
+    const o = Object.create(Object.getPrototypeOf(v));
+    for (const k of Object.keys(v)) Object.defineProperty(o, leaf(k), { value: mapLeaves(v[k], leaf), enumerable: true, writable: true, configurable: true });
     return o;
   }
-  return v;
+  return leaf(v);
 }
+/** JSON.parse's value as the encoders see it: strings well-formed (lone surrogates U+FFFD), and
+ * without negZero -0 as 0 (MessagePack). */
+const wellFormed = (/** @type {any} */ v, negZero = true) =>
+  mapLeaves(v, (x) => (typeof x === 'string' ? x.toWellFormed() : !negZero && Object.is(x, -0) ? 0 : x));
+/** -0 as 0, as pack() writes it. */
+const noNegativeZero = (/** @type {any} */ v) => mapLeaves(v, (x) => (Object.is(x, -0) ? 0 : x));
 
 /** Does JSON.parse reorder an object of this CBOR (duplicate or integer-like keys)? */
 function reorders(/** @type {Uint8Array} */ cb) {
@@ -294,18 +302,6 @@ function nonJsonHead(/** @type {'msgpack' | 'cbor'} */ format, /** @type {number
   if (format === 'msgpack') return (b >= 0xc4 && b <= 0xc9) || (b >= 0xd4 && b <= 0xd8) || (b >= 0x80 && b <= 0x9f) || (b >= 0xdc && b <= 0xdf);
   const major = b >> 5;
   return major === 2 || major === 4 || major === 5 || major === 6 || (major === 7 && !(b >= 0xf4 && b <= 0xf7) && !(b >= 0xf9 && b <= 0xfb));
-}
-/** -0 as 0, as pack() writes it (in arrays, plain objects and Maps). */
-function noNegativeZero(/** @type {any} */ v) {
-  if (Object.is(v, -0)) return 0;
-  if (Array.isArray(v)) return v.map(noNegativeZero);
-  if (v instanceof Map) return new Map([...v].map(([k, x]) => [noNegativeZero(k), noNegativeZero(x)]));
-  if (v !== null && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v))) {
-    const o = Object.create(Object.getPrototypeOf(v));
-    for (const k of Object.keys(v)) Object.defineProperty(o, k, { value: noNegativeZero(v[k]), enumerable: true, writable: true, configurable: true });
-    return o;
-  }
-  return v;
 }
 /** Decoders that keep maps as Maps with their keys' own types (to count a map's distinct keys). */
 const TYPED = { msgpack: new Unpackr({ mapsAsObjects: false, useRecords: false }), cbor: new CborDecoder({ mapsAsObjects: false, useRecords: false }) };
