@@ -2080,7 +2080,7 @@ function emit(rt, T, cborFlags, packr) {
   }
   const plain = packr !== null && packr.plainResult;
   if (xlen !== 0) {
-    // (more than XBIN_MIN > SLAB_MAX bytes: a result of its own)
+    // (at least XBIN_MIN bytes: a result of its own, never cut from a slab)
     const r = NodeBuffer !== undefined && !plain ? NodeBuffer.allocUnsafe(n) : new Uint8Array(n);
     copyWithXbins(rt, T, out, n, r, 0);
     return r;
@@ -2127,10 +2127,18 @@ function copyBytes(src, s, dst, d, n) {
  * so a fresh Uint8Array (or slice) per result costs an allocation of its own, and a view of a
  * slab does not; and the slab's word view is at hand, where a pooled Buffer's needs two getters
  * (and allocUnsafe itself costs more than the view). A result keeps at most its SLAB-byte slab
- * alive, as a pooled Buffer keeps Node's 8 KB pool (64 KB without Buffer: see below). Results
- * never share bytes with each other or with wasm memory.
+ * alive, as a result of msgpackr's keeps its whole buffer. Results never share bytes with each
+ * other or with wasm memory.
+ *
+ * In Node the slab is 64 KB from Buffer.allocUnsafeSlow (as msgpackr's and cbor-x's buffers, and
+ * Node's own pool, not zero-filled: its bytes outside the results are whatever the allocator
+ * left, seen only through a result's `buffer`) and serves results of up to 8 KB. An 8 KB
+ * `new ArrayBuffer` took 1.5-1.65 us (zero-filled), a 64 KB allocUnsafeSlow 1.1-1.2 us: a
+ * 48-byte result paid ~9 ns of it, now ~1; and results of 1-8 KB were Buffers of their own
+ * (~0.8 us each). Paired, 8 processes: sample-small pack 1.02x, example4 1.05x (CBOR 1.05x),
+ * sample-datatypes 1.07x (CBOR 1.09x), records example4 1.045x.
  */
-const SLAB = NodeBuffer ? 8192 : 65536, SLAB_MAX = NodeBuffer ? 1024 : 16384, SET_FROM = 384;
+const SLAB = 65536, SLAB_MAX = NodeBuffer ? 8192 : 16384, SET_FROM = 384;
 // (Without Buffer the slab is 64 KB and serves results of up to 16 KB: in Chromium, here, an
 // ArrayBuffer costs 2 µs to allocate at 1 KB and 30-100 µs at 8 KB and up (the GCs it brings on
 // included), so a result of its own, or a new 8 KB slab every 26 results of 300 bytes, cost more
@@ -2151,9 +2159,11 @@ export const RESULT_CUTS = Object.freeze({ slab: SLAB, slabMax: SLAB_MAX, heapMa
 /**
  * Binary values of at least XBIN_MIN bytes go as XBIN entries (MessagePack and the plain CBOR
  * encoder): copied once, from the caller's bytes into the result, where the tape held a copy that
- * C copied again before. (Above SLAB_MAX, so that such a result is never cut from a slab.)
+ * C copied again before. A result with XBIN entries gets memory of its own (emit), whatever its
+ * size: without Buffer, where that memory costs microseconds, only results above SLAB_MAX have
+ * them; in Node, binaries of 4 KB and up (Buffer.allocUnsafe's own cost is small there).
  */
-const XBIN_MIN = Math.max(SLAB_MAX + 1, 4096);
+const XBIN_MIN = NodeBuffer ? 4096 : SLAB_MAX + 1;
 /** @type {ArrayBuffer | null} */
 let slab = null;
 let slabU32 = new Uint32Array(0);
@@ -2209,7 +2219,7 @@ let slabAt = 0;
 function slabCopy(src, s, n) {
   let at = slabOff;
   if (slab === null || at + n > SLAB || slabU32.length === 0) {
-    slab = new ArrayBuffer(SLAB);
+    slab = NodeBuffer !== undefined ? NodeBuffer.allocUnsafeSlow(SLAB).buffer : new ArrayBuffer(SLAB);
     slabU32 = new Uint32Array(slab);
     at = 0;
   }
