@@ -4,7 +4,9 @@ import { describe, test, expect } from 'vitest';
 import fc from 'fast-check';
 import * as msgpackr from 'msgpackr';
 import { encode as mpEncode, decode as mpDecode } from '@msgpack/msgpack';
-import { pack, unpack, encode, decode } from 'wirepack';
+import { pack, unpack, encode, decode, Packr } from 'wirepack';
+import * as cborx from 'cbor-x';
+import { encode as cborEncode, Encoder as CborEncoder } from 'wirepack/cbor';
 import { hex, expectSameBytes } from './helpers/bytes.js';
 import { canon } from './helpers/canon.js';
 
@@ -44,6 +46,42 @@ describe('wirepack pack -> msgpackr unpack', () => {
   });
   test('with Dates, Uint8Arrays, BigInts', () => {
     fc.assert(fc.property(withExtras, (v) => { same(msgpackr.unpack(pack(v)), v); }), RUNS);
+  });
+});
+
+describe('objects whose prototype is an array (Object.create([1, 2]))', () => {
+  // msgpackr and cbor-x write what has Array for its constructor as the array of its (inherited)
+  // elements; wirepack wrote an empty map (MessagePack) and an indefinite array (CBOR)
+  // (no maps inside: msgpackr and cbor-x write map headers wider than the smallest form)
+  const values = () => {
+    const own = Object.create([1, 'two', [3]]);
+    own.extra = 'not an element';
+    const empty = Object.create([]);
+    const deep = Object.create([Object.create([4, 5])]);
+    return [Object.create([1, 2]), own, empty, deep, [Object.create([null, true])]];
+  };
+  test('MessagePack: the bytes msgpackr writes, under every option set', () => {
+    for (const v of values()) {
+      expect(hex(pack(v))).toBe(hex(msgpackr.pack(v)));
+      for (const opts of [{}, { useRecords: false }, { moreTypes: true }, { structuredClone: true }, { bundleStrings: true }]) {
+        expect(hex(new Packr(opts).pack(v)), JSON.stringify(opts)).toBe(hex(new msgpackr.Packr(opts).pack(v)));
+      }
+    }
+    // inside a map, and as a map's value: the same values decoded
+    const v = { inner: Object.create([1, { a: 2 }]) };
+    expect(unpack(pack(v))).toEqual(msgpackr.unpack(msgpackr.pack(v)));
+    expect(unpack(pack(v))).toEqual({ inner: [1, { a: 2 }] });
+  });
+  test('CBOR: the bytes cbor-x writes', () => {
+    for (const v of values()) {
+      expect(hex(cborEncode(v))).toBe(hex(cborx.encode(v)));
+      expect(hex(new CborEncoder({ useRecords: false, deterministic: true }).encode(v))).toBe(hex(cborEncode(v)));
+    }
+  });
+  test('an array-like length that no array has is no array: a map of own keys', () => {
+    const odd = Object.create([1, 2]);
+    odd.length = -1;
+    expect(unpack(pack(odd))).toEqual({ length: -1 });
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { Unpackr, TapeReader, Shape, roundFloat32, canCodegen, objectLiteral, sameKeys, put64, freezeDecoded, NOT_A_RECORD, F_CBOR_DATES, F_CBOR_RECS, F_CBOR_SHARED, F_CBOR_PACKED, MARK_FIRST_LO } from './decode.js';
 import {
-  Packr, Tape, IdQueue, writeBytes, writeHeader, writeString, writeF64, FLOAT32_OPTIONS, E_RAW, writeRaw, SharedBuffer,
+  Packr, Tape, IdQueue, isArrayLike, writeBytes, writeHeader, writeString, writeF64, FLOAT32_OPTIONS, E_RAW, writeRaw, SharedBuffer,
   CBOR_DETERMINISTIC as DETERMINISTIC, CBOR_FLOAT64 as FLOAT64, CBOR_INDEFINITE as INDEFINITE, CBOR_F64_ENTRIES as F64_ENTRIES,
 } from './encode.js';
 import { diagnose } from './diagnose.js';
@@ -2608,6 +2608,15 @@ export class Encoder extends Packr {
       for (const keys of st) this.write(T, keys, depth);
       this.writeTag(T, SHARED_DATA_TAG);
       this.write(T, o.version, depth);
+      return;
+    }
+    // an object whose prototype is an array (Object.create([1, 2])): the array of its
+    // (inherited) elements, as cbor-x writes what has Array for its constructor (and as the
+    // MessagePack encoder does)
+    if (isArrayLike(o)) {
+      const a = /** @type {unknown[]} */ (o), n = a.length;
+      writeHeader(T, E_ARR, n);
+      for (let i = 0; i < n; i++) this.write(T, a[i], depth);
       return;
     }
     // then, as cbor-x: any other iterable (a generator, a collection class, a String object) is

@@ -1155,9 +1155,13 @@ export class Packr extends Unpackr {
       return;
     }
     if (o instanceof C1Type && mp) { T.u32[T.p++] = E_BYTE | (0xc1 << 8); return; }
-    if (Array.isArray(o)) {
-      writeHeader(T, E_ARR, o.length);
-      for (let i = 0; i < o.length; i++) this.write(T, o[i], depth);
+    // (an array from another realm; or an object whose prototype is an array, Object.create([1,
+    // 2]): an array of its length's elements, as msgpackr and cbor-x write what has Array for
+    // its constructor, rather than a map of its own keys)
+    if (Array.isArray(o) || isArrayLike(o)) {
+      const a = /** @type {unknown[]} */ (o), n = a.length;
+      writeHeader(T, E_ARR, n);
+      for (let i = 0; i < n; i++) this.write(T, a[i], depth);
       return;
     }
     if (this.useToJSON && own) {
@@ -1737,6 +1741,19 @@ export function writeNumberRun(T, o, n, int64) {
   T.u32[p] = E_NUMS | (i << 8);
   T.p = a + 2 * i;
   return i;
+}
+
+/**
+ * Whether o, which is no array, has Array for its constructor and a length an array could have:
+ * an object whose prototype is an array (Object.create([1, 2])), which msgpackr and cbor-x write
+ * as the array of its (inherited) elements.
+ * @param {object} o
+ * @returns {boolean}
+ */
+export function isArrayLike(o) {
+  if (o.constructor !== Array) return false;
+  const n = /** @type {any} */ (o).length;
+  return typeof n === 'number' && n >>> 0 === n;
 }
 
 /** Whether Object.prototype has an enumerable property (which for-in would visit). */
