@@ -2152,8 +2152,9 @@ function copyBytes(src, s, dst, d, n) {
  * left, seen only through a result's `buffer`) and serves results of up to 8 KB. An 8 KB
  * `new ArrayBuffer` took 1.5-1.65 us (zero-filled), a 64 KB allocUnsafeSlow 1.1-1.2 us: a
  * 48-byte result paid ~9 ns of it, now ~1; and results of 1-8 KB were Buffers of their own
- * (~0.8 us each). Paired, 8 processes: sample-small pack 1.02x, example4 1.05x (CBOR 1.05x),
- * sample-datatypes 1.07x (CBOR 1.09x), records example4 1.045x.
+ * (~0.8 us each). bench/ab.js --mode=peer, 8 processes, the ratio to msgpackr / cbor-x against
+ * the 8 KB slabs': sample-small 1.058 (CBOR 1.018), sample-datatypes 1.069 (CBOR 1.103), example4
+ * 1.077, the fluentd stream's packs 1.031; paired, records example4 1.045.
  */
 const SLAB = 65536, SLAB_MAX = NodeBuffer ? 8192 : 16384, SET_FROM = 384;
 // (Without Buffer the slab is 64 KB and serves results of up to 16 KB: in Chromium, here, an
