@@ -1,6 +1,7 @@
 // Node-only API checks: Buffers in and out, and loading the codec from a module or bytes.
 import { describe, test, expect } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { pack, unpack, unpackMultiple, init, initSync, Packr, Unpackr } from 'wirepack';
 import { inspect, isDeepStrictEqual } from 'node:util';
@@ -88,6 +89,38 @@ describe('Buffers', () => {
       expect(Buffer.from(copy).toString('hex')).toBe('010203');
       expect(Buffer.from(view).toString('hex')).toBe('000000');
     }
+  });
+});
+
+describe('result slabs', () => {
+  // In Node, results are cut from slabs of Buffer.allocUnsafeSlow; a runtime whose Buffer lacks it
+  // (a polyfill) gets zero-filled slabs: the same results either way (dist/, in a child process,
+  // since the choice is made as the module loads)
+  const program = (drop) => `
+    ${drop ? "globalThis.Buffer = new Proxy(Buffer, { get: (t, k) => (k === 'allocUnsafeSlow' ? undefined : t[k]) });" : ''}
+    const { pack, unpack } = require(${JSON.stringify(fileURLToPath(new URL('../dist/index.cjs', import.meta.url)))});
+    const { encode, decode } = require(${JSON.stringify(fileURLToPath(new URL('../dist/cbor.cjs', import.meta.url)))});
+    const out = [];
+    for (let n = 0; n < 9000; n += 37) {
+      const v = { n, s: 'x'.repeat(n), a: [n, -n, n / 3] };
+      const b = pack(v), c = encode(v);
+      if (!Buffer.isBuffer(b) || JSON.stringify(unpack(b)) !== JSON.stringify(v) || JSON.stringify(decode(c)) !== JSON.stringify(v)) throw new Error('size ' + n);
+      out.push(b.toString('hex').slice(0, 40), c.length, b.buffer.byteLength);
+    }
+    process.stdout.write(JSON.stringify(out));`;
+  test('without Buffer.allocUnsafeSlow: zero-filled slabs, the same bytes', () => {
+    expect(existsSync(new URL('../dist/index.cjs', import.meta.url)), 'dist/ (build.sh builds it)').toBe(true);
+    const run = (drop) => {
+      const r = spawnSync(process.execPath, ['-e', program(drop)], { encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      return JSON.parse(r.stdout);
+    };
+    const a = run(false), b = run(true);
+    expect(b).toEqual(a);
+    // (results up to 8 KB are views of 64 KB slabs either way; larger ones have their own memory)
+    const sizes = a.filter((_, i) => i % 3 === 2);
+    expect(sizes.includes(65536)).toBe(true);
+    expect(sizes.every((n) => n === 65536 || n > 8192)).toBe(true);
   });
 });
 

@@ -2182,6 +2182,24 @@ export const RESULT_CUTS = Object.freeze({ slab: SLAB, slabMax: SLAB_MAX, heapMa
  * them; in Node, binaries of 4 KB and up (Buffer.allocUnsafe's own cost is small there).
  */
 const XBIN_MIN = NodeBuffer ? 4096 : SLAB_MAX + 1;
+/**
+ * A new slab: from Buffer.allocUnsafeSlow where the runtime's Buffer has it and gives a whole
+ * ArrayBuffer of its own (Node, Deno, Bun), else a zero-filled ArrayBuffer (browsers; a Buffer
+ * polyfill without it, or one whose Buffers share a larger ArrayBuffer).
+ * @type {() => ArrayBuffer}
+ */
+const newSlab = (() => {
+  const B = /** @type {any} */ (NodeBuffer);
+  if (B !== undefined && typeof B.allocUnsafeSlow === 'function') {
+    try {
+      const b = B.allocUnsafeSlow(SLAB);
+      if (b.byteOffset === 0 && b.buffer instanceof ArrayBuffer && b.buffer.byteLength === SLAB) return () => B.allocUnsafeSlow(SLAB).buffer;
+    } catch {
+      // (a polyfill that throws: zero-filled slabs)
+    }
+  }
+  return () => new ArrayBuffer(SLAB);
+})();
 /** @type {ArrayBuffer | null} */
 let slab = null;
 let slabU32 = new Uint32Array(0);
@@ -2237,7 +2255,7 @@ let slabAt = 0;
 function slabCopy(src, s, n) {
   let at = slabOff;
   if (slab === null || at + n > SLAB || slabU32.length === 0) {
-    slab = NodeBuffer !== undefined ? NodeBuffer.allocUnsafeSlow(SLAB).buffer : new ArrayBuffer(SLAB);
+    slab = newSlab();
     slabU32 = new Uint32Array(slab);
     at = 0;
   }
