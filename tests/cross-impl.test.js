@@ -60,7 +60,7 @@ describe('objects whose prototype is an array (Object.create([1, 2]))', () => {
     const deep = Object.create([Object.create([4, 5])]);
     return [Object.create([1, 2]), own, empty, deep, [Object.create([null, true])]];
   };
-  test('MessagePack: the bytes msgpackr writes, under every option set', () => {
+  test('MessagePack: the bytes msgpackr writes, under five option sets', () => {
     for (const v of values()) {
       expect(hex(pack(v))).toBe(hex(msgpackr.pack(v)));
       for (const opts of [{}, { useRecords: false }, { moreTypes: true }, { structuredClone: true }, { bundleStrings: true }]) {

@@ -1155,9 +1155,9 @@ export class Packr extends Unpackr {
       return;
     }
     if (o instanceof C1Type && mp) { T.u32[T.p++] = E_BYTE | (0xc1 << 8); return; }
-    // (an array from another realm; or an object whose prototype is an array, Object.create([1,
-    // 2]): an array of its length's elements, as msgpackr and cbor-x write what has Array for
-    // its constructor, rather than a map of its own keys)
+    // an object whose prototype is an array (Object.create([1, 2])): an array of its length's
+    // elements, as msgpackr and cbor-x write what has Array for its constructor, rather than a
+    // map of its own keys (arrays themselves went to writeArray)
     if (Array.isArray(o) || isArrayLike(o)) {
       const a = /** @type {unknown[]} */ (o), n = a.length;
       writeHeader(T, E_ARR, n);
