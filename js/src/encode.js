@@ -1158,7 +1158,7 @@ export class Packr extends Unpackr {
     // an object whose prototype is an array (Object.create([1, 2])): an array of its length's
     // elements, as msgpackr and cbor-x write what has Array for its constructor, rather than a
     // map of its own keys (arrays themselves went to writeArray)
-    if (Array.isArray(o) || isArrayLike(o)) {
+    if (isArrayLike(o)) {
       const a = /** @type {unknown[]} */ (o), n = a.length;
       writeHeader(T, E_ARR, n);
       for (let i = 0; i < n; i++) this.write(T, a[i], depth);
