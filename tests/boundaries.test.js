@@ -492,6 +492,22 @@ describe('strings after the first characters of a call (Node: UTF-16 units trans
     }
     expectBoth(strs);
   });
+  // C narrows a block of 8 ASCII units at once and transcodes one with other units as a block or
+  // (a surrogate among them) unit by unit: ASCII runs of every length up to 40, at every offset of
+  // a block, between non-ASCII units of each UTF-8 length, surrogate pairs and lone surrogates
+  // (the strings look non-ASCII by their ends, so they take that path)
+  test('long strings: ASCII runs of every length between non-ASCII units', () => {
+    const strs = [];
+    for (const sep of ['é', '語', '🍺', '\ud83c']) {
+      for (let shift = 0; shift < 17; shift++) {
+        const parts = ['ж' + 'q'.repeat(shift)];
+        for (let run = 0; run <= 40; run++) parts.push(kinds.ascii(run), sep);
+        strs.push(parts.join('') + 'ж');
+      }
+    }
+    strs.push('é' + kinds.ascii(5000) + 'é', 'é' + kinds.ascii(4999) + '語' + kinds.ascii(31) + 'é');
+    expectBoth(strs);
+  });
   test('long strings: lengths 64-90 and the header boundaries of their UTF-8', () => {
     const strs = [];
     for (let n = 64; n <= 90; n++) strs.push('語'.repeat(n), 'ж'.repeat(n), 'жa'.repeat(n >> 1) + 'ж'.repeat(n & 1));
