@@ -95,8 +95,14 @@ export class Simple {
 
 /** @type {Map<number, Extension>} */
 const extensionsByTag = new Map();
-/** @type {Map<Function, Extension>} */
-const extensionsByClass = new Map();
+/**
+ * The extensions with a Class and an encode, the latest added first: a value goes through the
+ * first whose Class it is an instance of (a subclass's instances, an Array subclass's included),
+ * as cbor-x finds them, unless its constructor is Object, Array or Map, which cbor-x writes
+ * before it looks.
+ * @type {Extension[]}
+ */
+const classExtensions = [];
 
 /**
  * Add a custom tag (cbor-x's addExtension): values of `Class` encode as `tag` wrapping
@@ -106,7 +112,25 @@ const extensionsByClass = new Map();
 export function addExtension(extension) {
   if (typeof extension.tag !== 'number') throw new TypeError('wirepack: addExtension needs a numeric tag');
   if (extension.decode) extensionsByTag.set(extension.tag, extension);
-  if (extension.Class && extension.encode) extensionsByClass.set(extension.Class, extension);
+  if (typeof extension.Class === 'function' && extension.encode) {
+    // (the same Class again replaces its extension, which cbor-x's list of classes shadows)
+    const i = classExtensions.findIndex((e) => e.Class === extension.Class);
+    if (i >= 0) classExtensions.splice(i, 1);
+    classExtensions.unshift(extension);
+  }
+}
+
+/**
+ * The first extension (classExtensions' order) whose Class o is an instance of.
+ * @param {object} o
+ * @returns {Extension | undefined}
+ */
+function classExtension(o) {
+  for (let i = 0; i < classExtensions.length; i++) {
+    const e = classExtensions[i];
+    if (o instanceof /** @type {Function} */ (e.Class)) return e;
+  }
+  return undefined;
 }
 
 /* ------------------------------------------------------------------ typed arrays (RFC 8746) */
@@ -2471,10 +2495,35 @@ export class Encoder extends Packr {
     if (n !== 0) throw new Error('wirepack: an object changed its keys while it was being encoded');
   }
 
+  /**
+   * o through the first extension whose Class it is an instance of (classExtension): its tag,
+   * then the item its encode writes; false (nothing written) when there is none.
+   * @param {Tape} T @param {object} o @param {number} depth
+   * @returns {boolean}
+   */
+  writeExtension(T, o, depth) {
+    const ext = classExtension(o);
+    if (ext === undefined) return false;
+    const encodeItem = /** @type {NonNullable<Extension['encode']>} */ (ext.encode);
+    this.writeTag(T, ext.tag);
+    // cbor-x's contract: the callback writes the tagged item in place (its return value is
+    // ignored); an extension that never calls it has its return value written instead
+    let written = false;
+    const result = encodeItem.call(this, o, (/** @type {unknown} */ v) => {
+      if (written) throw new Error('wirepack: a CBOR extension may write one item (call encode once)');
+      written = true;
+      this.write(T, v, depth);
+    });
+    if (!written) this.write(T, result, depth);
+    return true;
+  }
+
   /** @param {Tape} T @param {object} o @param {number} depth */
   writeObject(T, o, depth) {
     if (T.refs && this.writeRef(T, o)) return;
     if (Array.isArray(o)) {
+      // (an Array subclass through an extension of its class, as in cbor-x)
+      if (classExtensions.length !== 0 && o.constructor !== Array && this.writeExtension(T, o, depth)) return;
       super.writeObject(T, o, depth);
       return;
     }
@@ -2487,20 +2536,7 @@ export class Encoder extends Packr {
       }
       return;
     }
-    const ext = extensionsByClass.get(o.constructor);
-    if (ext && ext.encode) {
-      this.writeTag(T, ext.tag);
-      // cbor-x's contract: the callback writes the tagged item in place (its return value is
-      // ignored); an extension that never calls it has its return value written instead
-      let written = false;
-      const result = ext.encode.call(this, o, (/** @type {unknown} */ v) => {
-        if (written) throw new Error('wirepack: a CBOR extension may write one item (call encode once)');
-        written = true;
-        this.write(T, v, depth);
-      });
-      if (!written) this.write(T, result, depth);
-      return;
-    }
+    if (classExtensions.length !== 0 && o.constructor !== Map && o.constructor !== Array && this.writeExtension(T, o, depth)) return;
     if (o instanceof Date) {
       this.writeTag(T, 1);
       // epoch seconds, exactly, whatever useFloat32 or alwaysUseFloat say of numbers (a float32
