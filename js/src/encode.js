@@ -1102,7 +1102,8 @@ export class Packr extends Unpackr {
    */
   writeOther(T, o, depth) {
     if (packExtensions.length > 0) {
-      if (this.writeUserExtension(T, o, depth)) return;
+      // (what has Array for its constructor is an array before any extension, as in msgpackr)
+      if (o.constructor !== Array && this.writeUserExtension(T, o, depth)) return;
     } else if (o instanceof Uint8Array && (o.constructor === ByteArray || !this.moreTypes || this.cborFlags >= 0)) {
       writeBytes(T, E_BIN, 0, o); // the common cases first: bytes and Dates
       return;
