@@ -60,9 +60,12 @@ describe('addExtension: the values it applies to, as cbor-x', () => {
     both({ Class: Map, tag: 43325, encode: (_x, enc) => enc('map'), decode: (x) => x });
     both({ Class: Object, tag: 43326, encode: (_x, enc) => enc('object'), decode: (x) => x });
     same([[1, [2]], new Map([[1, 2]]), Object.create([5, 6])]);
-    const plain = [[1, [2]], new Map([[1, 2]]), { a: 1 }, Object.create(null)];
+    // (Object.create({}) has Object for its constructor too: a map of its own properties)
+    const child = Object.create({ inherited: 1 });
+    child.own = 2;
+    const plain = [[1, [2]], new Map([[1, 2]]), { a: 1 }, Object.create(null), child];
     expect(decode(encode(plain))).toEqual(decode(cborx.encode(plain)));
-    expect(decode(encode(plain))).toEqual([[1, [2]], new Map([[1, 2]]), { a: 1 }, {}]);
+    expect(decode(encode(plain))).toEqual([[1, [2]], new Map([[1, 2]]), { a: 1 }, {}, { own: 2 }]);
     // but a class instance is an Object: the Object extension, added last, is found first
     class Plain {}
     same([new Plain(), new Set([1]), new Date(0), new Square(1), Path.from([1])]);

@@ -56,12 +56,16 @@ describe('addExtension: the values it applies to, as msgpackr', () => {
     expect(mine.unpack(mine.pack([[1, 2], Path.from([1, 2]), new Dict([[1, 2]])]))).toEqual([[1, 2], 2, 1]);
   });
 
-  test('a class instance is an Object: an extension for Object takes it, and never a plain object', () => {
+  test('a class instance is an Object: an extension for Object takes it, and never what has Object for its constructor', () => {
     class Plain {}
     both({ Class: Object, type: 50, write: () => 'obj', read: (x) => x });
     same([new Plain(), [new Plain()]]);
-    const plain = [{ a: 1 }, Object.create(null)];
+    // (Object.create({}) has Object for its constructor too: a map of its own properties)
+    const child = Object.create({ inherited: 1 });
+    child.own = 2;
+    const plain = [{ a: 1 }, Object.create(null), child];
     expect(mine.unpack(mine.pack(plain))).toEqual(theirs.unpack(theirs.pack(plain)));
-    expect(mine.unpack(mine.pack([new Plain(), { a: 1 }]))).toEqual(['obj', { a: 1 }]);
+    expect(mine.unpack(mine.pack([new Plain(), { a: 1 }, child]))).toEqual(['obj', { a: 1 }, { own: 2 }]);
+    expect(hex(mine.pack(child))).toBe(hex(new msgpackr.Packr({ useRecords: false, variableMapSize: true }).pack(child)));
   });
 });

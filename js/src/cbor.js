@@ -2536,7 +2536,12 @@ export class Encoder extends Packr {
       }
       return;
     }
-    if (classExtensions.length !== 0 && o.constructor !== Map && o.constructor !== Array && this.writeExtension(T, o, depth)) return;
+    if (classExtensions.length !== 0) {
+      // (cbor-x writes what has Object, Array or Map for its constructor before it looks:
+      // Object.create({}), Object.create([1, 2]))
+      const C = o.constructor;
+      if (C !== Object && C !== Array && C !== Map && this.writeExtension(T, o, depth)) return;
+    }
     if (o instanceof Date) {
       this.writeTag(T, 1);
       // epoch seconds, exactly, whatever useFloat32 or alwaysUseFloat say of numbers (a float32

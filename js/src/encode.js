@@ -1102,8 +1102,10 @@ export class Packr extends Unpackr {
    */
   writeOther(T, o, depth) {
     if (packExtensions.length > 0) {
-      // (what has Array for its constructor is an array before any extension, as in msgpackr)
-      if (o.constructor !== Array && this.writeUserExtension(T, o, depth)) return;
+      // (what has Array or Object for its constructor is an array or a map before any extension,
+      // as in msgpackr: Object.create([1, 2]), Object.create({}))
+      const C = o.constructor;
+      if (C !== Array && C !== Object && this.writeUserExtension(T, o, depth)) return;
     } else if (o instanceof Uint8Array && (o.constructor === ByteArray || !this.moreTypes || this.cborFlags >= 0)) {
       writeBytes(T, E_BIN, 0, o); // the common cases first: bytes and Dates
       return;
