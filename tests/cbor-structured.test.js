@@ -69,6 +69,22 @@ describe('structuredClone', () => {
     }
   });
 
+  test('more than 65,535 shared values: indexes of 32 bits (cbor-x wraps its 16-bit ones), read as written', () => {
+    const objs = Array.from({ length: 70000 }, (_, i) => ({ i }));
+    const v = [...objs, ...objs];
+    const mine = sc.encode(v);
+    expect(hex(mine.subarray(mine.length - 7))).toBe('d81d1a0001116f'); // the last: 29(69999)
+    const back = sc.decode(mine);
+    expect(back.length).toBe(140000);
+    for (let k = 0; k < 70000; k += 997) expect(back[70000 + k]).toBe(back[k]);
+    expect(back[139999]).toBe(back[69999]);
+    expect(back[139999].i).toBe(69999);
+    // cbor-x's own bytes name object 69999 - 65536 at the last reference: read as they are written
+    const theirs = new cborx.Encoder({ structuredClone: true, useRecords: false }).encode(v);
+    const read = sc.decode(theirs);
+    expect(read[139999]).toBe(read[69999 - 65536]);
+    expect(new cborx.Encoder({ structuredClone: true, useRecords: false }).decode(theirs)[139999].i).toBe(69999 - 65536);
+  });
   test('indexes follow the order of first occurrences, whatever order the references come in', () => {
     const a = [1], b = [2];
     const bytes = sc.encode([a, b, b, a]);
