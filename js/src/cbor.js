@@ -85,7 +85,9 @@ export class Simple {
 
 /**
  * @typedef {object} Extension
- * @property {Function} [Class] values of this class encode with this tag
+ * @property {Function} [Class] values of this class encode with this tag (instances of a subclass
+ *   too: a value takes the first extension, the latest added first, whose Class it is an instance
+ *   of, unless Object, Array or Map is its constructor)
  * @property {number} tag
  * @property {(value: any, encode: (v: unknown) => void) => unknown} [encode] writes what goes
  *   inside the tag for a value of Class by calling `encode(item)` once (as cbor-x); when it
@@ -105,8 +107,9 @@ const extensionsByTag = new Map();
 const classExtensions = [];
 
 /**
- * Add a custom tag (cbor-x's addExtension): values of `Class` encode as `tag` wrapping
- * `encode(value)`, and items with that tag decode through `decode(item)`.
+ * Add a custom tag (cbor-x's addExtension): values of `Class` (and of its subclasses, as in
+ * cbor-x) encode as `tag` wrapping `encode(value)`, and items with that tag decode through
+ * `decode(item)`.
  * @param {Extension} extension
  */
 export function addExtension(extension) {
