@@ -2654,13 +2654,11 @@ export class Encoder extends Packr {
       this.write(T, o.version, depth);
       return;
     }
-    // an object whose prototype is an array (Object.create([1, 2])): the array of its
-    // (inherited) elements, as cbor-x writes what has Array for its constructor (and as the
-    // MessagePack encoder does)
+    // an object whose prototype is an array (Object.create([1, 2])): written as arrays are, the
+    // array of its (inherited) elements, as cbor-x writes what has Array for its constructor
+    // (and as the MessagePack encoder does)
     if (isArrayLike(o)) {
-      const a = /** @type {unknown[]} */ (o), n = a.length;
-      writeHeader(T, E_ARR, n);
-      for (let i = 0; i < n; i++) this.write(T, a[i], depth);
+      this.writeArray(T, /** @type {unknown[]} */ (o), depth);
       return;
     }
     // then, as cbor-x: any other iterable (a generator, a collection class, a String object) is

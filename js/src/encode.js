@@ -1158,13 +1158,11 @@ export class Packr extends Unpackr {
       return;
     }
     if (o instanceof C1Type && mp) { T.u32[T.p++] = E_BYTE | (0xc1 << 8); return; }
-    // an object whose prototype is an array (Object.create([1, 2])): an array of its length's
-    // elements, as msgpackr and cbor-x write what has Array for its constructor, rather than a
-    // map of its own keys (arrays themselves went to writeArray)
+    // an object whose prototype is an array (Object.create([1, 2])): written as arrays are, the
+    // elements of its length, as msgpackr and cbor-x write what has Array for its constructor,
+    // rather than a map of its own keys
     if (isArrayLike(o)) {
-      const a = /** @type {unknown[]} */ (o), n = a.length;
-      writeHeader(T, E_ARR, n);
-      for (let i = 0; i < n; i++) this.write(T, a[i], depth);
+      this.writeArray(T, /** @type {unknown[]} */ (o), depth);
       return;
     }
     if (this.useToJSON && own) {
